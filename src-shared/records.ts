@@ -1,0 +1,87 @@
+// Audit and run-history record shapes (SPEC §6). Both stores and every reader use these.
+import type { ResolvedBudgets } from './config/schema.ts';
+
+export type CallOutcome = 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
+
+export interface AuditEntry {
+  /** ISO 8601. */
+  time: string;
+  /** The MCP client's name from `initialize` (clientInfo.name), or "unknown". */
+  client: string;
+  profile: string;
+  server: string;
+  tool: string;
+  outcome: CallOutcome;
+  durationMs: number;
+  argBytes: number;
+  resultBytes: number;
+  /** Present when the call came from an `execute` run. */
+  runId?: string;
+  /** A sentence for non-ok outcomes. */
+  error?: string;
+  /** Assigned by the audit log when stored (sortable by time); `AuditQuery.before` pages by it. */
+  id?: string;
+}
+
+export type RunErrorKind = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'budget' | 'aborted';
+export const RUN_ERROR_KINDS: readonly RunErrorKind[] = ['syntax', 'runtime', 'timeout', 'memory', 'budget', 'aborted'];
+
+export interface RunCall {
+  server: string;
+  tool: string;
+  /** Milliseconds since the run started. */
+  start: number;
+  duration: number;
+  outcome: CallOutcome;
+}
+
+export interface LogLine {
+  level: 'log' | 'info' | 'warn' | 'error' | 'debug';
+  text: string;
+}
+
+export interface RunRecord {
+  id: string;
+  time: string;
+  profile: string;
+  client: string;
+  code: string;
+  logs: LogLine[];
+  result?: unknown;
+  error?: { kind: RunErrorKind; message: string };
+  calls: RunCall[];
+  durationMs: number;
+  budgets: ResolvedBudgets;
+  /** Size of the result text handed back to the client, in characters. */
+  resultChars?: number;
+}
+
+/** Filters the history browser and `runs` accept. */
+export interface RunQuery {
+  profile?: string;
+  client?: string;
+  /** "ok" or an error kind. */
+  outcome?: 'ok' | RunErrorKind;
+  /** ISO times, inclusive. */
+  since?: string;
+  until?: string;
+  text?: string;
+  /** Page: runs older than this id. */
+  before?: string;
+  limit?: number;
+}
+
+export interface AuditQuery {
+  profile?: string;
+  server?: string;
+  client?: string;
+  outcome?: CallOutcome;
+  /** Over tool, server and client. */
+  text?: string;
+  /** ISO times, inclusive. */
+  since?: string;
+  until?: string;
+  /** Page: entries older than this id. */
+  before?: string;
+  limit?: number;
+}
