@@ -1,0 +1,296 @@
+// An MCP client transport over a child process's stdio that owns the whole process tree.
+// Unlike the SDK's StdioClientTransport it: starts the child in its own process group so that
+// stopping it also stops whatever it started (npx → node → …); survives non-JSON lines on
+// stdout (banners, debug prints); caps one message at 64 MB instead of dropping the connection;
+// and sends stderr to a size-capped log file.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerLog } from './server-log.ts';
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** Wait between SIGTERM and SIGKILL when stopping, in ms. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+
+export interface ChildStdioOptions {
+  /** Absolute path of the executable (see resolveCommand). */
+  command: string;
+  args?: string[];
+  /** The child's whole environment (see buildChildEnv); nothing is inherited. */
+  env: Record<string, string>;
+  cwd?: string;
+  /** Receives stderr and notes about skipped stdout lines. */
+  log?: ServerLog;
+  /** Largest message accepted from the child, in bytes. Defaults to 64 MB. */
+  maxMessageBytes?: number;
+  /** Time between SIGTERM and SIGKILL on close, in ms. Defaults to 2000. */
+  killGraceMs?: number;
+  /** Name used in error messages. */
+  label?: string;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Process groups we started, killed if the engine exits without stopping them. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number): void {
+  if (!exitHookInstalled && process.platform !== 'win32') {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const g of liveGroups) killGroup(g, 'SIGKILL');
+    });
+  }
+  liveGroups.add(pid);
+}
+
+function killGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function groupAlive(pgid: number): boolean {
+  return killGroup(pgid, 0 as unknown as NodeJS.Signals);
+}
+
+export class ChildStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  /** Called once when the child process exits, before onclose. */
+  onexit?: (exit: ChildExit) => void;
+
+  readonly #opts: ChildStdioOptions;
+  readonly #maxBytes: number;
+  #child: ChildProcess | undefined;
+  #exit: ChildExit | undefined;
+  #exited: Promise<void> | undefined;
+  #closed = false;
+  // Incoming line assembly: chunks of the current line, without copying until it is complete.
+  #chunks: Buffer[] = [];
+  #bytes = 0;
+  // While > 0 we are skipping an oversized message; head/tail help find its request id.
+  #skipping = false;
+  #skipHead = '';
+  #skipTail = '';
+
+  constructor(opts: ChildStdioOptions) {
+    this.#opts = opts;
+    this.#maxBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  get exitInfo(): ChildExit | undefined {
+    return this.#exit;
+  }
+
+  async start(): Promise<void> {
+    if (this.#child) throw new Error('ChildStdioTransport already started');
+    const { command, args = [], env, cwd } = this.#opts;
+    const win = process.platform === 'win32';
+    // Node refuses to spawn .cmd/.bat without a shell (CVE-2024-27980); npm's shims are .cmd files.
+    const viaCmd = win && /\.(cmd|bat)$/i.test(command);
+    const child = viaCmd
+      ? spawn(env.COMSPEC ?? env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', `"${[command, ...args].map(winQuote).join(' ')}"`], {
+          env,
+          cwd,
+          stdio: ['pipe', 'pipe', 'pipe'],
+          windowsHide: true,
+          windowsVerbatimArguments: true,
+        })
+      : spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: !win, windowsHide: true });
+    this.#child = child;
+
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err) => reject(err));
+    });
+    if (child.pid !== undefined && !win) trackGroup(child.pid);
+    this.#opts.log?.note(`started ${command} ${args.join(' ')} (pid ${child.pid})`);
+
+    this.#exited = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+        resolve();
+      });
+    });
+    // 'close' waits for stdout to drain, so every message the child wrote is delivered first.
+    child.once('close', () => {
+      if (child.pid !== undefined && !win) {
+        // A server that died on its own may leave children behind in its group; they go too.
+        if (!this.#closed) killGroup(child.pid, 'SIGKILL');
+        liveGroups.delete(child.pid);
+      }
+      const exit = this.#exit ?? { code: child.exitCode, signal: child.signalCode };
+      this.#opts.log?.note(exit.signal ? `exited on ${exit.signal}` : `exited with code ${exit.code}`);
+      this.#opts.log?.flushPartial();
+      this.onexit?.(exit);
+      this.#finish();
+    });
+    child.on('error', (err) => this.onerror?.(err));
+    child.stdin!.on('error', (err) => {
+      // EPIPE after the child died is reported by 'exit'; anything else is worth knowing.
+      if ((err as NodeJS.ErrnoException).code !== 'EPIPE') this.onerror?.(err);
+    });
+    child.stdout!.on('data', (chunk: Buffer) => this.#onData(chunk));
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => this.#opts.log?.write(text));
+  }
+
+  #onData(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl === -1 ? chunk.length : nl;
+      const piece = chunk.subarray(start, end);
+      if (this.#skipping) this.#skipPiece(piece);
+      else if (this.#bytes + piece.length > this.#maxBytes) {
+        this.#skipping = true;
+        this.#skipHead = (this.#chunks[0] ?? piece).subarray(0, 512).toString('utf8');
+        this.#chunks = [];
+        this.#skipPiece(piece);
+      } else if (piece.length > 0) {
+        this.#chunks.push(piece);
+        this.#bytes += piece.length;
+      }
+      if (nl === -1) break;
+      this.#endLine();
+      start = nl + 1;
+    }
+  }
+
+  #skipPiece(piece: Buffer): void {
+    this.#bytes += piece.length;
+    this.#skipTail = (this.#skipTail + piece.subarray(Math.max(0, piece.length - 512)).toString('latin1')).slice(-512);
+  }
+
+  #endLine(): void {
+    if (this.#skipping) {
+      const size = this.#bytes;
+      this.#skipping = false;
+      this.#bytes = 0;
+      this.#oversized(size, this.#skipHead, this.#skipTail);
+      return;
+    }
+    const buf = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#bytes);
+    this.#chunks = [];
+    this.#bytes = 0;
+    const line = buf.toString('utf8').replace(/\r$/, '');
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch {
+      this.#opts.log?.note(`skipped a stdout line that is not an MCP message: ${line.slice(0, 200)}`);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** Drops a message over the cap; a response gets an error in its place so its caller is not left waiting. */
+  #oversized(size: number, head: string, tail: string): void {
+    const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+    const text = `${this.#opts.label ?? 'the server'} sent a message of ${mb(size)}, over the ${mb(this.#maxBytes)} limit; it was dropped`;
+    this.#opts.log?.note(text);
+    this.onerror?.(new Error(text));
+    if (/"method"\s*:/.test(head.slice(0, 200))) return;
+    const id = matchId(head, /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/) ?? matchId(tail, /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*\r?$/);
+    if (id === undefined) return;
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: `${text}. Ask for a smaller result.` } });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#closed || !stdin.writable) throw new Error('Not connected');
+    const data = JSON.stringify(message) + '\n';
+    if (!stdin.write(data)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off('drain', done);
+          stdin.off('close', done);
+          resolve();
+        };
+        stdin.once('drain', done);
+        stdin.once('close', done);
+      });
+    }
+  }
+
+  /** Stops the whole process tree: SIGTERM to the group, SIGKILL after the grace period. */
+  close(): Promise<void> {
+    // Every caller waits for the same stop, so "closed" always means the tree is gone.
+    this.#closing ??= this.#stop();
+    return this.#closing;
+  }
+  #closing: Promise<void> | undefined;
+
+  async #stop(): Promise<void> {
+    const child = this.#child;
+    if (!child || this.#exit) {
+      this.#closed = true;
+      if (child?.pid !== undefined && process.platform !== 'win32' && groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
+      await this.#exited;
+      this.#finish();
+      return;
+    }
+    this.#closed = true;
+    child.stdin?.end();
+    const pid = child.pid;
+    if (pid !== undefined) {
+      if (process.platform === 'win32') await taskkill(pid);
+      else await stopGroup(pid, this.#exited!, this.#opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    }
+    await this.#exited;
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#closed = true;
+    this.onclose?.();
+  }
+  #finished = false;
+}
+
+async function stopGroup(pgid: number, exited: Promise<void>, graceMs: number): Promise<void> {
+  killGroup(pgid, 'SIGTERM');
+  let leaderGone = false;
+  void exited.then(() => (leaderGone = true));
+  const deadline = Date.now() + graceMs;
+  // The group outlives its leader when grandchildren ignore SIGTERM; wait for all of it.
+  while (Date.now() < deadline && !(leaderGone && !groupAlive(pgid))) await new Promise((r) => setTimeout(r, 50));
+  if (groupAlive(pgid)) killGroup(pgid, 'SIGKILL');
+  liveGroups.delete(pgid);
+}
+
+function taskkill(pid: number): Promise<void> {
+  return new Promise((resolve) => {
+    execFile('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true }, () => resolve());
+  });
+}
+
+function matchId(text: string, re: RegExp): string | number | undefined {
+  const m = re.exec(text);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]!) as string | number;
+  } catch {
+    return undefined;
+  }
+}
+
+function winQuote(arg: string): string {
+  if (arg !== '' && !/[\s"^&|<>()%!]/.test(arg)) return arg;
+  return `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"`;
+}

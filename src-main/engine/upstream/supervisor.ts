@@ -1,0 +1,104 @@
+// All upstream connections of one engine, kept in step with config.json's `servers`.
+// Servers start in parallel and independently: a slow or broken one never holds up another,
+// and its tools are simply absent until it is ready.
+import { EventEmitter } from 'node:events';
+import { isDeepStrictEqual } from 'node:util';
+import type { ServerStatus } from '../../../src-shared/api.ts';
+import type { ServerConfig } from '../../../src-shared/config/schema.ts';
+import { answerWithoutClient, Upstream, type NotificationHandler, type ServerRequestHandler, type UpstreamOptions } from './server-connection.ts';
+
+export interface SupervisorOptions extends Omit<UpstreamOptions, 'onServerRequest' | 'onNotification' | 'onCatalog' | 'onState'> {
+  logsDir: string;
+  resolveSecret?: (name: string) => string | undefined;
+  clientInfo?: { name: string; version: string };
+  onServerRequest?: ServerRequestHandler;
+  onNotification?: NotificationHandler;
+}
+
+interface SupervisorEvents {
+  /** A server's tools, resources or prompts changed (including becoming ready or going away). */
+  catalog: [name: string];
+  /** A server's state or lastError changed. */
+  state: [name: string];
+}
+
+export class Supervisor extends EventEmitter<SupervisorEvents> {
+  readonly #opts: SupervisorOptions;
+  readonly #upstreams = new Map<string, Upstream>();
+  readonly #stopping = new Set<Promise<void>>();
+  #disposed = false;
+
+  constructor(opts: SupervisorOptions) {
+    super();
+    this.#opts = opts;
+  }
+
+  /** Handlers may be attached after construction (the gateway is built after the supervisor). */
+  set onServerRequest(handler: ServerRequestHandler | undefined) {
+    this.#opts.onServerRequest = handler;
+  }
+  set onNotification(handler: NotificationHandler | undefined) {
+    this.#opts.onNotification = handler;
+  }
+
+  /** Starts new servers, stops removed ones, restarts those whose config changed. */
+  apply(servers: Record<string, ServerConfig>): void {
+    if (this.#disposed) return;
+    for (const [name, up] of this.#upstreams) {
+      if (!(name in servers)) {
+        this.#upstreams.delete(name);
+        this.#stop(up);
+        this.emit('state', name);
+        this.emit('catalog', name);
+      }
+    }
+    for (const [name, config] of Object.entries(servers)) {
+      const old = this.#upstreams.get(name);
+      if (old && isDeepStrictEqual(old.config, config)) continue;
+      if (old) this.#stop(old);
+      const up: Upstream = new Upstream(name, config, {
+        ...this.#opts,
+        onServerRequest: (server, req, extra) => {
+          const h = this.#opts.onServerRequest;
+          return h ? h(server, req, extra) : Promise.resolve().then(() => answerWithoutClient(req.method));
+        },
+        onNotification: (server, n) => this.#opts.onNotification?.(server, n),
+        onCatalog: (n) => this.#upstreams.get(n) === up && this.emit('catalog', n),
+        onState: (n) => this.#upstreams.get(n) === up && this.emit('state', n),
+      });
+      this.#upstreams.set(name, up);
+      up.start();
+      this.emit('state', name);
+      if (old) this.emit('catalog', name);
+    }
+  }
+
+  get(name: string): Upstream | undefined {
+    return this.#upstreams.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#upstreams.keys()];
+  }
+
+  statuses(): Record<string, ServerStatus> {
+    const out: Record<string, ServerStatus> = {};
+    for (const [name, up] of this.#upstreams) out[name] = up.status();
+    return out;
+  }
+
+  /** Stops every server and its process tree. */
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    const all = [...this.#upstreams.values()];
+    this.#upstreams.clear();
+    for (const up of all) this.#stop(up);
+    await Promise.all([...this.#stopping]);
+    this.removeAllListeners();
+  }
+
+  #stop(up: Upstream): void {
+    const p = up.dispose().finally(() => this.#stopping.delete(p));
+    this.#stopping.add(p);
+  }
+}

@@ -1,0 +1,215 @@
+// Everything the code surface knows about a profile's tools, built once per catalog: names in
+// code, declarations, whether they fit in the execute description, describe and search.
+import { SwitchboardError } from '../errors.ts';
+import { codeNames, type ToolRef } from '../names.ts';
+import {
+  CATALOG_DECLARATION,
+  methodDeclaration,
+  serverDeclaration,
+  type DeclarationServer,
+  type DeclarationTool,
+} from './declarations.ts';
+import { createToolSearch, type SearchHit, type ToolSearch } from './search.ts';
+
+/** The parts of an MCP `Tool` the code surface uses. */
+export interface CatalogTool {
+  name: string;
+  description?: string;
+  inputSchema: object;
+  outputSchema?: object;
+}
+
+export interface CatalogServer {
+  server: string;
+  /** Shown as the JSDoc of the server's global, e.g. the server's instructions. */
+  description?: string;
+  tools: CatalogTool[];
+}
+
+export interface CodeCatalogEntry extends ToolRef {
+  /** As written in code: `github.create_issue`. */
+  name: string;
+  global: string;
+  method: string;
+}
+
+export interface CodeCatalog {
+  /** Global → its method names, in the servers' own order. */
+  globals: Record<string, string[]>;
+  entries: CodeCatalogEntry[];
+  resolve(global: string, method: string): ToolRef | undefined;
+  /** The catalog declaration and every server's declaration; built on first read for catalogs over the limit. */
+  readonly declarations: string;
+  readonly declarationChars: number;
+  /** Whether the declarations go into the execute description (at most 12,000 characters). */
+  inline: boolean;
+  /** Declarations of the named tools; throws `unknown-tool` naming the closest real names. */
+  describe(names: string[]): string;
+  search(query: string, limit?: number): SearchHit[];
+  /** Up to `count` real names closest to one that does not exist, for error hints. */
+  suggest(name: string, count?: number): string[];
+}
+
+/** Declarations up to this many characters are included in the execute description (the seed's rule). */
+export const INLINE_DECLARATION_LIMIT = 12_000;
+
+export function buildCodeCatalog(servers: CatalogServer[], opts: { extraGlobals?: Iterable<string> } = {}): CodeCatalog {
+  const seen = new Set<string>();
+  const unique = servers.filter((s) => !seen.has(s.server) && seen.add(s.server));
+  const names = codeNames(
+    unique.map((s) => ({ server: s.server, tools: s.tools.map((t) => t.name) })),
+    opts,
+  );
+
+  const entries: CodeCatalogEntry[] = [];
+  const byName = new Map<string, { entry: CodeCatalogEntry; tool: DeclarationTool }>();
+  const byOriginal = new Map<string, CodeCatalogEntry>();
+  const byMethod = new Map<string, CodeCatalogEntry[]>();
+  const globals: Record<string, string[]> = {};
+  const declServers: DeclarationServer[] = [];
+  const methodTexts = new Map<string, string>();
+
+  for (const s of unique) {
+    const global = names.globals.get(s.server)!;
+    const methods = names.methods.get(s.server)!;
+    const tools: DeclarationTool[] = [];
+    globals[global] = [];
+    for (const t of s.tools) {
+      const method = methods.get(t.name)!;
+      const name = `${global}.${method}`;
+      if (byName.has(name)) continue;
+      const entry: CodeCatalogEntry = { name, server: s.server, tool: t.name, global, method };
+      const tool: DeclarationTool = { method, name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema };
+      entries.push(entry);
+      tools.push(tool);
+      globals[global]!.push(method);
+      byName.set(name, { entry, tool });
+      byOriginal.set(`${s.server}.${t.name}`, entry);
+      const sameMethod = byMethod.get(method);
+      if (sameMethod) sameMethod.push(entry);
+      else byMethod.set(method, [entry]);
+    }
+    declServers.push({ global, description: s.description, tools });
+  }
+
+  // Method texts are made on first need: a large catalog only needs enough of them to learn it
+  // is over the limit, then the few that describe asks for.
+  const methodText = (name: string): string => {
+    let text = methodTexts.get(name);
+    if (text === undefined) {
+      text = methodDeclaration(byName.get(name)!.tool);
+      methodTexts.set(name, text);
+    }
+    return text;
+  };
+
+  // Same text as declarationsFor(declServers).
+  const assemble = (wanted?: Set<string>): string =>
+    declServers
+      .map((d) => {
+        const names = d.tools.map((t) => `${d.global}.${t.method}`).filter((n) => !wanted || wanted.has(n));
+        return !wanted || names.length > 0 ? serverDeclaration(d, names.map(methodText)) : '';
+      })
+      .filter((block) => block !== '')
+      .join('\n');
+  let full: string | undefined;
+  const fullText = (): string => (full ??= `${CATALOG_DECLARATION}\n${assemble()}`);
+
+  // The method texts alone are a lower bound of the full length, so stop adding once past the limit.
+  let lowerBound = CATALOG_DECLARATION.length;
+  const overLimit = entries.some((e) => (lowerBound += methodText(e.name).length) > INLINE_DECLARATION_LIMIT);
+  const inline = !overLimit && fullText().length <= INLINE_DECLARATION_LIMIT;
+
+  let index: ToolSearch | undefined;
+  const searchIndex = (): ToolSearch =>
+    (index ??= createToolSearch(
+      entries.map((e) => {
+        const { tool } = byName.get(e.name)!;
+        const props = (tool.inputSchema as { properties?: unknown } | null)?.properties;
+        return {
+          name: e.name,
+          description: tool.description,
+          params: props && typeof props === 'object' ? Object.keys(props) : [],
+        };
+      }),
+    ));
+
+  const find = (name: string): CodeCatalogEntry | undefined => {
+    const direct = byName.get(name)?.entry ?? byOriginal.get(name);
+    if (direct) return direct;
+    const bare = byMethod.get(name);
+    return bare?.length === 1 ? bare[0] : undefined;
+  };
+
+  const suggest = (name: string, count = 3): string[] => {
+    const dot = name.indexOf('.');
+    const global = dot >= 0 ? name.slice(0, dot) : undefined;
+    const pool = global !== undefined && globals[global] ? entries.filter((e) => e.global === global) : entries;
+    const close = pool
+      .map((e) => ({ name: e.name, d: editDistance(name, e.name) }))
+      .filter((c) => c.d <= Math.max(2, Math.floor(name.length / 3)))
+      .sort((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1))
+      .slice(0, count)
+      .map((c) => c.name);
+    if (close.length > 0 || name.trim() === '') return close;
+    return searchIndex().search(name, count).map((h) => h.name);
+  };
+
+  return {
+    globals,
+    entries,
+    resolve: (global, method) => {
+      const entry = byName.get(`${global}.${method}`)?.entry;
+      return entry ? { server: entry.server, tool: entry.tool } : undefined;
+    },
+    get declarations() {
+      return fullText();
+    },
+    get declarationChars() {
+      return fullText().length;
+    },
+    inline,
+    describe(requested) {
+      if (!Array.isArray(requested) || requested.length === 0 || requested.some((n) => typeof n !== 'string')) {
+        throw new SwitchboardError('bad-request', 'get_schema needs "names", a list of tool names such as ["github.create_issue"].');
+      }
+      const wanted = new Set<string>();
+      const unknown: string[] = [];
+      for (const n of requested) {
+        const entry = find(n.trim());
+        if (entry) wanted.add(entry.name);
+        else unknown.push(n);
+      }
+      if (unknown.length > 0) throw unknownTools(unknown, suggest, Object.keys(globals));
+      return assemble(wanted);
+    },
+    search: (query, limit) => searchIndex().search(query, limit),
+    suggest,
+  };
+}
+
+function unknownTools(unknown: string[], suggest: (name: string) => string[], globals: string[]): SwitchboardError {
+  const parts = unknown.map((n) => {
+    const close = suggest(n);
+    return close.length > 0 ? `"${n}" (closest: ${close.join(', ')})` : `"${n}"`;
+  });
+  const noun = unknown.length === 1 ? 'No tool named' : 'No tools named';
+  const where = globals.length > 0 ? ` The servers here are ${globals.join(', ')}.` : ' This profile has no tools.';
+  return new SwitchboardError(
+    'unknown-tool',
+    `${noun} ${parts.join(', ')}. Write names as in code, e.g. "server.tool_name", or find them with search_tools.${where}`,
+  );
+}
+
+// Levenshtein over code units; names are short and this only runs on an error path.
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,219 @@
+// Names a profile shows to clients: `<server>__<tool>` on the tools surface, and server globals
+// with tool methods on the code surface (SPEC §5). Both are pure functions of their input, so
+// the same catalog always yields the same names.
+
+export interface ToolRef {
+  server: string;
+  tool: string;
+}
+
+/** Key of one upstream tool in the maps below: server and tool joined by U+0000, which no name contains in practice. */
+export function toolKey(server: string, tool: string): string {
+  return `${server}\u0000${tool}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools surface
+
+/** Longest tool name MCP clients accept reliably (several cap at 64). */
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+export interface ExposedToolTable {
+  /** toolKey(server, tool) → exposed name. */
+  names: Map<string, string>;
+  /** Exposed name → the upstream tool it stands for. */
+  byName: Map<string, ToolRef>;
+  nameOf(server: string, tool: string): string | undefined;
+  lookup(exposed: string): ToolRef | undefined;
+}
+
+/**
+ * Exposed names for the tools surface, keyed by `toolKey(server, tool)`.
+ * See {@link exposedToolTable} for the rules and the reverse lookup.
+ */
+export function exposedToolNames(entries: ToolRef[], opts: { namespace: boolean }): Map<string, string> {
+  return exposedToolTable(entries, opts).names;
+}
+
+/**
+ * Names are `<server>__<tool>` (the bare tool when `namespace` is false) with every character
+ * outside [A-Za-z0-9_-] replaced by `_`. A name longer than 64 characters keeps its first 55 and
+ * gets `_` plus a hash of the full original name. When two tools still end up with the same name,
+ * the one whose name needed no change keeps it and the others get a hash suffix. Hashes rather than
+ * counters keep a tool's name stable when other tools come and go, since clients remember names.
+ */
+export function exposedToolTable(entries: ToolRef[], opts: { namespace: boolean }): ExposedToolTable {
+  interface Pending {
+    key: string;
+    ref: ToolRef;
+    raw: string;
+    candidate: string;
+  }
+  const pending = new Map<string, Pending>();
+  for (const ref of entries) {
+    const key = toolKey(ref.server, ref.tool);
+    if (pending.has(key)) continue;
+    const raw = opts.namespace ? `${ref.server}__${ref.tool}` : ref.tool;
+    const sanitized = raw.replace(/[^A-Za-z0-9_-]/gu, '_') || '_';
+    const candidate =
+      sanitized.length > MAX_TOOL_NAME_LENGTH ? withSuffix(sanitized, `_${hashHex(key, 8)}`) : sanitized;
+    pending.set(key, { key, ref: { server: ref.server, tool: ref.tool }, raw, candidate });
+  }
+
+  const counts = new Map<string, number>();
+  for (const p of pending.values()) counts.set(p.candidate, (counts.get(p.candidate) ?? 0) + 1);
+
+  const ordered = [...pending.values()].sort((a, b) => compare(a.key, b.key));
+  const names = new Map<string, string>();
+  const byName = new Map<string, ToolRef>();
+  const assign = (p: Pending, name: string): void => {
+    names.set(p.key, name);
+    byName.set(name, p.ref);
+  };
+
+  const rest: Pending[] = [];
+  for (const p of ordered) {
+    const keeps = counts.get(p.candidate) === 1 || p.raw === p.candidate;
+    if (keeps && !byName.has(p.candidate)) assign(p, p.candidate);
+    else rest.push(p);
+  }
+  for (const p of rest) {
+    const hash = hashHex(p.key, 6);
+    let name = withSuffix(p.candidate, `_${hash}`);
+    for (let n = 2; byName.has(name); n++) name = withSuffix(p.candidate, `_${hash}_${n}`);
+    assign(p, name);
+  }
+
+  return {
+    names,
+    byName,
+    nameOf: (server, tool) => names.get(toolKey(server, tool)),
+    lookup: (exposed) => byName.get(exposed),
+  };
+}
+
+function withSuffix(base: string, suffix: string): string {
+  return base.slice(0, Math.max(0, MAX_TOOL_NAME_LENGTH - suffix.length)) + suffix;
+}
+
+// FNV-1a: tiny, stable across runs and platforms, and enough to tell a handful of colliding names apart.
+function hashHex(text: string, digits: number): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0').slice(0, digits);
+}
+
+// Code-unit order, so names never depend on the machine's locale.
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Code surface
+
+/** Words JavaScript reserves (always, in strict mode, or inside the async function the code runs in), plus global values that cannot be rebound. */
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete',
+  'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import',
+  'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try',
+  'typeof', 'var', 'void', 'while', 'with', 'yield',
+  'implements', 'interface', 'let', 'package', 'private', 'protected', 'public', 'static',
+  'undefined', 'NaN', 'Infinity', 'eval', 'arguments',
+]);
+
+/** Names every object inherits; a method or global with one of these names would shadow or, for `__proto__`, replace them. */
+export const INHERITED_NAMES: ReadonlySet<string> = new Set([
+  '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+  'toString', 'toLocaleString', 'valueOf', '__defineGetter__', '__defineSetter__', '__lookupGetter__',
+  '__lookupSetter__',
+]);
+
+/** Globals the sandbox itself provides: our own (`catalog`, `console`) and the standard built-ins. */
+export const SANDBOX_GLOBALS: ReadonlySet<string> = new Set([
+  'catalog', 'console', 'globalThis',
+  'Object', 'Function', 'Array', 'Number', 'Boolean', 'String', 'Symbol', 'BigInt', 'Date', 'RegExp',
+  'Promise', 'Proxy', 'Reflect', 'JSON', 'Math', 'Atomics', 'Intl', 'Iterator',
+  'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'FinalizationRegistry',
+  'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError',
+  'URIError', 'InternalError', 'SuppressedError',
+  'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray',
+  'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float16Array', 'Float32Array',
+  'Float64Array', 'BigInt64Array', 'BigUint64Array',
+  'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'encodeURI', 'encodeURIComponent', 'decodeURI',
+  'decodeURIComponent', 'escape', 'unescape', 'queueMicrotask', 'structuredClone',
+  // Absent from the sandbox on purpose; a server global with these names would read as if they were there.
+  'fetch', 'require', 'process', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'module', 'exports',
+]);
+
+export interface CodeNames {
+  /** Server → its global in code. */
+  globals: Map<string, string>;
+  /** Server → (tool → its method on that global). */
+  methods: Map<string, Map<string, string>>;
+}
+
+/**
+ * Globals and methods for the code surface (SPEC §5): every character not valid in a JavaScript
+ * identifier becomes `_`, a name that cannot start an identifier (a digit) gets a `_` prefix,
+ * and names that would clash with the language get a `_` suffix. For globals that means reserved
+ * words, inherited Object names and the sandbox's own globals ({@link SANDBOX_GLOBALS}, plus
+ * `extraGlobals`). Methods follow the same rule minus the sandbox globals: reserved words are
+ * legal property names, but one rule for both keeps the names predictable, and inherited names
+ * (`__proto__`, `constructor`, …) must never become own methods. Remaining collisions get `_2`,
+ * `_3`, …: a name that needed no change keeps it, the others follow in code-unit order of their
+ * original names.
+ */
+export function codeNames(
+  servers: { server: string; tools: string[] }[],
+  opts: { extraGlobals?: Iterable<string> } = {},
+): CodeNames {
+  const globalTaboo = new Set([...SANDBOX_GLOBALS, ...(opts.extraGlobals ?? [])]);
+  const globals = uniqueNames(
+    servers.map((s) => s.server),
+    (name) => RESERVED_WORDS.has(name) || INHERITED_NAMES.has(name) || globalTaboo.has(name),
+  );
+  const methods = new Map<string, Map<string, string>>();
+  for (const { server, tools } of servers) {
+    if (methods.has(server)) continue;
+    methods.set(server, uniqueNames(tools, (name) => RESERVED_WORDS.has(name) || INHERITED_NAMES.has(name)));
+  }
+  return { globals, methods };
+}
+
+/** Turns any string into a JavaScript identifier by the rules of {@link codeNames}, collisions aside. */
+export function toIdentifier(name: string, taboo: (name: string) => boolean): string {
+  let out = '';
+  for (const ch of name) out += ID_CONTINUE.test(ch) ? ch : '_';
+  if (out === '' || !ID_START.test(String.fromCodePoint(out.codePointAt(0)!))) out = `_${out}`;
+  return taboo(out) ? `${out}_` : out;
+}
+
+const ID_START = /^[\p{ID_Start}$_]$/u;
+const ID_CONTINUE = /^[\p{ID_Continue}$\u200C\u200D]$/u;
+
+function uniqueNames(originals: string[], taboo: (name: string) => boolean): Map<string, string> {
+  const distinct = [...new Set(originals)].sort(compare);
+  const candidates = new Map(distinct.map((o) => [o, toIdentifier(o, taboo)]));
+  const result = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const o of distinct) {
+    const c = candidates.get(o)!;
+    if (c === o) {
+      result.set(o, c);
+      taken.add(c);
+    }
+  }
+  for (const o of distinct) {
+    if (result.has(o)) continue;
+    const base = candidates.get(o)!;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+    result.set(o, name);
+    taken.add(name);
+  }
+  // Callers iterate in their own order; give the map back in the order the servers/tools came.
+  return new Map([...new Set(originals)].map((o) => [o, result.get(o)!]));
+}
