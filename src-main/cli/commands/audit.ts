@@ -1,0 +1,45 @@
+// `switchboard audit [--json] [--limit N]`: newest first; reads the files when no engine runs.
+import { homePaths } from '../../engine/home.ts';
+import { AuditLog } from '../../engine/records/audit-log.ts';
+import { SocketControlClient } from '../engine-client.ts';
+import { intFlag, parseFlags } from '../args.ts';
+import type { CliContext } from '../context.ts';
+import type { AuditEntry } from '../../../src-shared/records.ts';
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { values } = parseFlags('audit', args, {
+    json: { type: 'boolean' },
+    limit: { type: 'string' },
+    profile: { type: 'string' },
+    server: { type: 'string' },
+  });
+  const q = { limit: intFlag(values.limit, '--limit', 50), profile: values.profile, server: values.server };
+  const paths = homePaths(ctx.home);
+  const client = await SocketControlClient.connect(paths);
+  let entries: AuditEntry[];
+  if (client) {
+    try {
+      entries = (await client.call('audit.list', q)).entries;
+    } finally {
+      client.close();
+    }
+  } else {
+    const log = AuditLog.open(paths.auditDir);
+    try {
+      entries = log.list(q);
+    } finally {
+      log.dispose();
+    }
+  }
+  if (values.json) {
+    ctx.stdout(JSON.stringify(entries, null, 2) + '\n');
+    return 0;
+  }
+  if (entries.length === 0) ctx.stdout('No tool calls recorded yet.\n');
+  for (const e of entries) {
+    ctx.stdout(
+      `${e.time}  ${e.outcome.padEnd(9)} ${`${e.server}.${e.tool}`.padEnd(36)} ${String(e.durationMs).padStart(6)} ms  ${e.profile} · ${e.client}${e.runId ? ` · run ${e.runId}` : ''}\n`,
+    );
+  }
+  return 0;
+}

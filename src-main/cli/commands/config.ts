@@ -1,0 +1,67 @@
+// `switchboard config get|set|unset PATH [JSON]`: through the engine when one runs (it is the
+// single writer), else directly with the store's file lock.
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { ConfigStore } from '../../engine/config/store.ts';
+import { defaultConfig } from '../../engine/config/default-config.ts';
+import { homePaths } from '../../engine/home.ts';
+import { SocketControlClient } from '../engine-client.ts';
+import type { CliContext } from '../context.ts';
+
+const HELP = 'Usage: switchboard config get [PATH] | set PATH JSON | unset PATH   (PATH like profiles.demo.budgets.timeoutMs, or a JSON Pointer)';
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const [verb, path, valueText, ...extra] = args;
+  if (!verb || !['get', 'set', 'unset'].includes(verb) || extra.length) throw new SwitchboardError('bad-request', HELP);
+  if ((verb === 'set' || verb === 'unset') && !path) throw new SwitchboardError('bad-request', HELP);
+  let value: unknown;
+  if (verb === 'set') {
+    if (valueText === undefined) throw new SwitchboardError('bad-request', `config set ${path} needs a JSON value, e.g. 60000, true, "text" or {"a":1}.`);
+    try {
+      value = JSON.parse(valueText);
+    } catch {
+      throw new SwitchboardError(
+        'bad-request',
+        `The value ${JSON.stringify(valueText)} is not JSON. Strings need quotes: '"${valueText}"'. Nothing was written.`,
+      );
+    }
+  }
+  const paths = homePaths(ctx.home);
+  const client = await SocketControlClient.connect(paths);
+  try {
+    if (client) {
+      if (verb === 'get') return print(ctx, path, await client.call('config.get', { path }));
+      if (verb === 'set') await client.call('config.set', { path: path!, value });
+      else await client.call('config.unset', { path: path! });
+    } else {
+      const store = await ConfigStore.open({
+        file: paths.config,
+        stateDir: paths.home,
+        watch: false,
+        createDefault: () => defaultConfig({ home: paths.home, nodePath: process.execPath }),
+      });
+      try {
+        if (verb === 'get') {
+          const st = store.status;
+          if (!st.valid) ctx.stderr('switchboard: config.json has problems; showing the last valid version.\n');
+          return print(ctx, path, store.get(path));
+        }
+        if (verb === 'set') await store.set(path!, value);
+        else await store.unset(path!);
+      } finally {
+        store.dispose();
+      }
+    }
+  } finally {
+    client?.close();
+  }
+  return 0;
+}
+
+function print(ctx: CliContext, path: string | undefined, r: { found: boolean; value?: unknown }): number {
+  if (!r.found) {
+    ctx.stderr(`switchboard: ${path} is not set in config.json.\n`);
+    return 1;
+  }
+  ctx.stdout(JSON.stringify(r.value, null, 2) + '\n');
+  return 0;
+}

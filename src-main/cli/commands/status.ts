@@ -1,0 +1,87 @@
+// `switchboard status [--json]`: never starts an engine; reports on config.json either way.
+import { readFileSync } from 'node:fs';
+import type { StatusReport } from '../../../src-shared/api.ts';
+import { validateConfigText } from '../../../src-shared/config/validate.ts';
+import { homePaths } from '../../engine/home.ts';
+import { SocketControlClient } from '../engine-client.ts';
+import { parseFlags } from '../args.ts';
+import type { CliContext } from '../context.ts';
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { values } = parseFlags('status', args, { json: { type: 'boolean' } });
+  const paths = homePaths(ctx.home);
+  const client = await SocketControlClient.connect(paths);
+  let report: StatusReport;
+  if (client) {
+    try {
+      report = await client.call('status', {});
+    } finally {
+      client.close();
+    }
+  } else {
+    report = offlineStatus(paths.config, ctx.home);
+  }
+  if (values.json) {
+    ctx.stdout(JSON.stringify(report, null, 2) + '\n');
+    return 0;
+  }
+  ctx.stdout(report.pid ? `Engine: running (pid ${report.pid})${report.http ? ` at ${report.http.url}` : ''}\n` : 'Engine: not running\n');
+  ctx.stdout(`Home: ${report.home}\n`);
+  ctx.stdout(`Config: ${report.config.valid ? 'valid' : 'has problems'} (${report.config.file})\n`);
+  for (const p of report.config.problems) {
+    ctx.stdout(`  ${p.path || '(file)'}${p.line ? ` line ${p.line}, column ${p.column}` : ''}: ${p.message}\n`);
+  }
+  const servers = Object.entries(report.servers);
+  if (servers.length) ctx.stdout('Servers:\n');
+  for (const [name, s] of servers) {
+    ctx.stdout(`  ${name.padEnd(20)} ${s.state.padEnd(15)} ${String(s.tools).padStart(4)} tools${s.lastError ? `  — ${s.lastError}` : ''}\n`);
+  }
+  const profiles = Object.entries(report.profiles);
+  if (profiles.length) ctx.stdout('Profiles:\n');
+  for (const [name, p] of profiles) {
+    ctx.stdout(`  ${name.padEnd(20)} ${p.surface.padEnd(6)} ${p.servers.join(', ')}${p.url ? `  ${p.url}` : ''}\n`);
+  }
+  return 0;
+}
+
+/** What status can say without an engine: config.json's validity and its servers and profiles. */
+function offlineStatus(file: string, home: string): StatusReport {
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  const v = text === undefined ? undefined : validateConfigText(text);
+  const report: StatusReport = {
+    pid: null,
+    version: '',
+    home,
+    http: null,
+    servers: {},
+    profiles: {},
+    config: {
+      valid: v ? v.ok : true,
+      problems: v && !v.ok ? v.problems : [],
+      file,
+    },
+    secrets: { store: 'none' },
+    clients: [],
+  };
+  if (v?.ok) {
+    for (const [name, s] of Object.entries(v.config.servers)) {
+      report.servers[name] = {
+        state: s.disabled ? 'disabled' : 'starting',
+        tools: 0,
+        lastError: s.disabled ? null : 'The engine is not running.',
+        auth: { state: 'none' },
+        kind: s.url ? 'remote' : 'local',
+        restarts: 0,
+      };
+    }
+    for (const [name, p] of Object.entries(v.config.profiles)) {
+      report.profiles[name] = { surface: p.surface ?? 'tools', servers: p.servers, tools: 0, url: null };
+    }
+  }
+  return report;
+}

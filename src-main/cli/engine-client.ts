@@ -1,0 +1,95 @@
+// The CLI's way to the engine: a control connection on the engine socket, and starting an
+// engine in the background when a command needs one.
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ControlClient, ControlMethod, ControlParams, ControlResult, ControlResponse } from '../../src-shared/api.ts';
+import { SwitchboardError } from '../../src-shared/errors.ts';
+import type { HomePaths } from '../engine/home.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/switchboard.mjs', import.meta.url));
+
+export class SocketControlClient implements ControlClient {
+  readonly #sock: net.Socket;
+  #next = 1;
+  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  private constructor(sock: net.Socket) {
+    this.#sock = sock;
+    let buf = '';
+    sock.on('data', (chunk) => {
+      buf += chunk.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) !== -1) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        const res = JSON.parse(line) as ControlResponse;
+        const p = this.#pending.get(res.id);
+        if (!p) continue;
+        this.#pending.delete(res.id);
+        if ('error' in res) p.reject(new SwitchboardError(res.error.code, res.error.message, res.error.problems));
+        else p.resolve(res.result);
+      }
+    });
+    sock.on('close', () => {
+      for (const p of this.#pending.values()) p.reject(new SwitchboardError('engine-unavailable', 'The engine closed the connection.'));
+      this.#pending.clear();
+    });
+  }
+
+  /** Connects to a running engine, or returns undefined when none answers. */
+  static connect(paths: HomePaths): Promise<SocketControlClient | undefined> {
+    return new Promise((resolve) => {
+      const sock = net.createConnection(paths.socket);
+      sock.once('connect', () => {
+        sock.write(JSON.stringify({ kind: 'control', v: 1 }) + '\n');
+        resolve(new SocketControlClient(sock));
+      });
+      sock.once('error', () => resolve(undefined));
+    });
+  }
+
+  call<M extends ControlMethod>(method: M, params: ControlParams<M>): Promise<ControlResult<M>> {
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#sock.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  }
+
+  close(): void {
+    this.#sock.end();
+    this.#sock.destroy();
+  }
+}
+
+/** Starts an engine for the home in the background (detached, output to the home's log). */
+export function spawnBackgroundEngine(paths: HomePaths): void {
+  mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
+  const fd = openSync(path.join(paths.logsDir, 'engine.out.log'), 'a', 0o600);
+  const child = spawn(process.execPath, [BIN, 'engine', '--home', paths.home], {
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    windowsHide: true,
+  });
+  child.unref();
+}
+
+/** Connects to the home's engine, starting one when none runs. */
+export async function ensureEngine(paths: HomePaths, timeoutMs = 20_000): Promise<SocketControlClient> {
+  let client = await SocketControlClient.connect(paths);
+  if (client) return client;
+  spawnBackgroundEngine(paths);
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeoutMs) {
+    await new Promise((r) => setTimeout(r, 50));
+    client = await SocketControlClient.connect(paths);
+    if (client) return client;
+  }
+  throw new SwitchboardError(
+    'engine-unavailable',
+    `The Switchboard engine did not start within ${timeoutMs / 1000} s; see ${path.join(paths.logsDir, 'engine.out.log')}.`,
+  );
+}

@@ -1,0 +1,86 @@
+// `switchboard` command line (SPEC §4): global flags, then one module per command.
+import { resolveHome, defaultHome } from '../engine/home.ts';
+import { toErrorData, SwitchboardError } from '../../src-shared/errors.ts';
+import { createCliContext } from './cli-context.ts';
+import type { CliContext } from './context.ts';
+
+type CommandModule = { run(args: string[], ctx: CliContext): Promise<number> };
+
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  serve: () => import('./commands/serve.ts'),
+  engine: () => import('./commands/engine.ts'),
+  status: () => import('./commands/status.ts'),
+  config: () => import('./commands/config.ts'),
+  audit: () => import('./commands/audit.ts'),
+  runs: () => import('./commands/runs.ts'),
+  exec: () => import('./commands/exec.ts'),
+  connect: () => import('./commands/connect.ts'),
+  disconnect: () => import('./commands/disconnect.ts'),
+  import: () => import('./commands/import.ts'),
+  undo: () => import('./commands/undo.ts'),
+  doctor: () => import('./commands/doctor.ts'),
+};
+
+export const USAGE = `Usage: switchboard <command> [--home DIR]
+
+  serve [--port N]                 run the engine and serve the UI on 127.0.0.1
+  shim --profile P                 stdio MCP server for one client (used in client configs)
+  exec --profile P [FILE|-]        run code as the profile's execute tool would
+  status [--json]                  engine, servers and profiles
+  runs [--json] [--profile P] [--limit N] · runs show ID [--json]
+  audit [--json] [--limit N]       audit log, newest first
+  config get|set|unset PATH [JSON] read or change config.json (validated, atomic)
+  connect CLIENT --profile P · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
+  doctor                           check how each server's command resolves
+
+Home: --home DIR, else $SWITCHBOARD_HOME, else ${defaultHome()}.
+`;
+
+/** Takes --home out of the arguments wherever it stands. */
+function extractHome(argv: string[]): { home?: string; rest: string[] } {
+  const rest: string[] = [];
+  let home: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--home') {
+      home = argv[++i];
+      if (!home) throw new SwitchboardError('bad-request', '--home needs a folder.');
+    } else if (a.startsWith('--home=')) home = a.slice(7);
+    else rest.push(a);
+  }
+  return { home, rest };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const out = (s: string) => void process.stdout.write(s);
+  const err = (s: string) => void process.stderr.write(s);
+  try {
+    const { home: homeFlag, rest } = extractHome(argv);
+    const [command, ...args] = rest;
+    if (!command || command === 'help' || command === '--help' || command === '-h') {
+      out(USAGE);
+      return command ? 0 : 2;
+    }
+    if (command === '--version' || command === 'version') {
+      const { VERSION } = await import('../engine/engine.ts');
+      out(VERSION + '\n');
+      return 0;
+    }
+    const load = COMMANDS[command];
+    if (!load) {
+      err(`switchboard: unknown command "${command}".\n\n${USAGE}`);
+      return 2;
+    }
+    const home = resolveHome(homeFlag);
+    const ctx = createCliContext({ home, homeIsDefault: !homeFlag && !process.env.SWITCHBOARD_HOME, stdout: out, stderr: err });
+    const mod = await load();
+    return await mod.run(args, ctx);
+  } catch (e) {
+    const data = toErrorData(e);
+    err(`switchboard: ${data.message}\n`);
+    for (const p of data.problems ?? []) {
+      err(`  ${p.path || '(file)'}${p.line ? ` (line ${p.line}, column ${p.column})` : ''}: ${p.message}\n`);
+    }
+    return data.code === 'bad-request' || data.code === 'bad-path' ? 2 : 1;
+  }
+}

@@ -1,0 +1,118 @@
+// The control API's implementation (contract: src-shared/api.ts). Every transport — engine
+// socket, HTTP /api/, Electron IPC — ends here.
+import { readFileSync } from 'node:fs';
+import { CONTROL_METHODS, type ControlApi, type ControlMethod } from '../../../src-shared/api.ts';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { exposedToolNames } from '../../../src-shared/names.ts';
+import type { Engine } from '../engine.ts';
+import type { CodeRunner } from '../codemode/code-runner.ts';
+import { testServerConnection } from '../upstream/test-connection.ts';
+
+type Handlers = { [M in ControlMethod]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> | ControlApi[M]['result'] };
+
+const KNOWN = new Set<string>(CONTROL_METHODS);
+
+export class ControlHandler {
+  readonly #engine: Engine;
+  readonly #runner: CodeRunner;
+  readonly #handlers: Handlers;
+
+  constructor(engine: Engine, runner: CodeRunner) {
+    this.#engine = engine;
+    this.#runner = runner;
+    this.#handlers = this.#build();
+  }
+
+  async handle(method: string, params: unknown): Promise<unknown> {
+    if (!KNOWN.has(method)) throw new SwitchboardError('bad-request', `Unknown API method "${method}".`);
+    const fn = this.#handlers[method as ControlMethod] as (p: unknown) => unknown;
+    return fn((params ?? {}) as never);
+  }
+
+  #build(): Handlers {
+    const e = this.#engine;
+    const requireString = (v: unknown, what: string): string => {
+      if (typeof v !== 'string' || v === '') throw new SwitchboardError('bad-request', `Missing ${what}.`);
+      return v;
+    };
+    return {
+      'status': () => e.status(),
+      'config.get': (p) => {
+        const r = e.config.get(p.path);
+        return { found: r.found, value: r.value };
+      },
+      'config.set': async (p) => {
+        await e.config.set(requireString(p.path, 'the config path'), p.value);
+        return { ok: true };
+      },
+      'config.unset': async (p) => ({ ok: true, removed: await e.config.unset(requireString(p.path, 'the config path')) }),
+      'config.text': () => ({ text: e.config.text(), file: e.paths.config }),
+      'servers.restart': async (p) => {
+        const u = e.supervisor.get(requireString(p.name, 'the server name'));
+        if (!u) throw new SwitchboardError('unknown-server', `There is no server "${p.name}".`);
+        await u.restart();
+        return { ok: true };
+      },
+      'servers.log': (p) => {
+        const u = e.supervisor.get(requireString(p.name, 'the server name'));
+        if (!u) throw new SwitchboardError('unknown-server', `There is no server "${p.name}".`);
+        return { lines: u.logTail(p.lines ?? 100) };
+      },
+      'servers.tools': (p) => {
+        const name = requireString(p.name, 'the server name');
+        const u = e.supervisor.get(name);
+        if (!u) throw new SwitchboardError('unknown-server', `There is no server "${name}".`);
+        const view = p.profile ? e.gateway.view(p.profile) : undefined;
+        const tools = u.state === 'ready' ? u.tools() : [];
+        const names = exposedToolNames(tools.map((t) => ({ server: name, tool: t.name })), { namespace: true });
+        return {
+          tools: tools.map((t) => ({
+            name: t.name,
+            exposedName: names.get(name + '\u0000' + t.name) ?? `${name}__${t.name}`,
+            description: t.description,
+            allowed: view ? view.allows(name, t.name) : true,
+          })),
+        };
+      },
+      'servers.test': async (p) => testServerConnection(p.config, { logsDir: e.paths.logsDir }),
+      'servers.approve': () => {
+        throw new SwitchboardError('not-found', 'Approving servers arrives with the trust feature.');
+      },
+      'profiles.catalog': (p) => {
+        const view = e.gateway.view(requireString(p.profile, 'the profile name'));
+        if (!view) throw new SwitchboardError('unknown-profile', e.gateway.unknownProfileMessage(p.profile));
+        const cat = view.codeCatalog();
+        return { declarations: cat.declarations, declarationChars: cat.declarationChars, inline: cat.inline, limit: 12_000 };
+      },
+      'runs.list': (p) => ({ runs: e.runs.list(p) }),
+      'runs.get': (p) => {
+        const run = e.runs.get(requireString(p.id, 'the run id'));
+        if (!run) throw new SwitchboardError('not-found', `No run "${p.id}" in the history.`);
+        return { run };
+      },
+      'audit.list': (p) => ({ entries: e.audit.list(p) }),
+      'exec': async (p) => {
+        const view = e.gateway.view(requireString(p.profile, 'the profile name'));
+        if (!view) throw new SwitchboardError('unknown-profile', e.gateway.unknownProfileMessage(p.profile));
+        if (view.surface !== 'code') {
+          throw new SwitchboardError('bad-request', `Profile "${p.profile}" uses the tools surface; set "surface": "code" to run code against it.`);
+        }
+        const r = await this.#runner.execute(view, { client: p.client ?? 'switchboard-cli' }, requireString(p.code, 'code'));
+        const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+        return { text, isError: Boolean(r.isError), runId: r.runId };
+      },
+      'engine.stop': () => {
+        setTimeout(() => process.kill(process.pid, 'SIGTERM'), 20);
+        return { ok: true };
+      },
+    };
+  }
+}
+
+export function readTokenFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}

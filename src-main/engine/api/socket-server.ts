@@ -1,0 +1,90 @@
+// The engine socket (Unix domain socket, or a named pipe on Windows). Each connection starts
+// with one JSON line saying what it is: an MCP session for a profile (from a shim) or a
+// control connection (from the CLI).
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import net from 'node:net';
+import type { SocketHello } from '../../../src-shared/api.ts';
+import { LineTransport } from '../gateway/line-transport.ts';
+import type { Gateway } from '../gateway/gateway.ts';
+import type { ControlHandler } from './control-handlers.ts';
+import { serveControlConnection } from './control-connection.ts';
+
+/** Longest hello line accepted, in bytes. */
+const MAX_HELLO = 64 * 1024;
+
+export class SocketServer {
+  readonly path: string;
+  readonly #server: net.Server;
+  readonly #sockets = new Set<net.Socket>();
+
+  private constructor(path: string, server: net.Server) {
+    this.path = path;
+    this.#server = server;
+  }
+
+  static async listen(path: string, gateway: Gateway, control: ControlHandler): Promise<SocketServer> {
+    // A socket file left by a dead engine blocks listen(); the engine lock guarantees that no
+    // live engine owns it when we get here.
+    if (process.platform !== 'win32' && existsSync(path)) unlinkSync(path);
+    const server = net.createServer();
+    const self = new SocketServer(path, server);
+    server.on('connection', (sock) => self.#accept(sock, gateway, control));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    if (process.platform !== 'win32') chmodSync(path, 0o600);
+    return self;
+  }
+
+  #accept(sock: net.Socket, gateway: Gateway, control: ControlHandler): void {
+    this.#sockets.add(sock);
+    sock.on('close', () => this.#sockets.delete(sock));
+    sock.on('error', () => {});
+    sock.setNoDelay(true);
+    let head: Buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = head.length ? Buffer.concat([head, chunk]) : chunk;
+      const nl = head.indexOf(10);
+      if (nl === -1) {
+        if (head.length > MAX_HELLO) sock.destroy();
+        return;
+      }
+      sock.off('data', onData);
+      sock.pause();
+      const rest = head.subarray(nl + 1);
+      let hello: SocketHello & { resume?: { initialize?: unknown } };
+      try {
+        hello = JSON.parse(head.subarray(0, nl).toString('utf8'));
+      } catch {
+        sock.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"This socket speaks the Switchboard shim protocol; connect with `switchboard shim --profile NAME`."}}\n');
+        return;
+      }
+      if (hello.kind === 'mcp' && typeof hello.profile === 'string') {
+        const transport = new LineTransport(sock, { initial: rest });
+        void gateway.connect(hello.profile, transport, { kind: 'socket', resumeInitialize: hello.resume?.initialize }).then(() => sock.resume());
+      } else if (hello.kind === 'control') {
+        serveControlConnection(sock, control, rest);
+        sock.resume();
+      } else {
+        sock.destroy();
+      }
+    };
+    sock.on('data', onData);
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.#sockets) s.destroy();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    if (process.platform !== 'win32' && existsSync(this.path)) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+}

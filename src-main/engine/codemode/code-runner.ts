@@ -1,0 +1,93 @@
+// `execute`, end to end: open a run, hand the code to a sandbox worker, serve its tool calls
+// through the gateway (filters, upstream, audit), format the text, close the run record.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import type { RunCall, RunRecord } from '../../../src-shared/records.ts';
+import { unwrapToolResult } from '../../../src-shared/codemode/unwrap.ts';
+import { formatRunText } from '../../../src-shared/codemode/result-text.ts';
+import type { Gateway } from '../gateway/gateway.ts';
+import type { ProfileView } from '../gateway/profile-view.ts';
+import type { ClientSession } from '../gateway/session.ts';
+import type { RunStore } from '../records/run-store.ts';
+import type { SandboxHost, SandboxOutcome, SandboxPool } from './sandbox-pool.ts';
+
+export interface CodeRunnerDeps {
+  sandbox: SandboxPool;
+  runs: RunStore;
+  gateway: () => Gateway;
+  log: (line: string) => void;
+}
+
+export interface RunCaller {
+  client: string;
+  session?: ClientSession;
+}
+
+export class CodeRunner {
+  readonly #deps: CodeRunnerDeps;
+
+  constructor(deps: CodeRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  async execute(view: ProfileView, caller: RunCaller, code: string, signal?: AbortSignal): Promise<CallToolResult & { runId: string }> {
+    const runId = this.#deps.runs.newId();
+    const started = Date.now();
+    const calls: RunCall[] = [];
+    const catalog = view.codeCatalog();
+    const gateway = this.#deps.gateway();
+    const host: SandboxHost = {
+      callTool: async (global, method, args, callSignal) => {
+        const target = catalog.resolve(global, method);
+        if (!target) return { ok: false, message: `${global}.${method} is not a tool of this profile.` };
+        const call: RunCall = { server: target.server, tool: target.tool, start: Date.now() - started, duration: 0, outcome: 'ok' };
+        calls.push(call);
+        try {
+          const result = await gateway.callTool(view, target.server, target.tool, (args ?? undefined) as Record<string, unknown> | undefined, {
+            session: caller.session,
+            client: caller.client,
+            runId,
+            signal: callSignal,
+          });
+          call.outcome = result.isError ? 'error' : 'ok';
+          return unwrapToolResult(result);
+        } catch (err) {
+          const e = err instanceof SwitchboardError ? err : undefined;
+          call.outcome = e?.code === 'timeout' ? 'timeout' : e?.code === 'denied' ? 'denied' : callSignal.aborted ? 'cancelled' : 'error';
+          return { ok: false, message: err instanceof Error ? err.message : String(err) };
+        } finally {
+          call.duration = Date.now() - started - call.start;
+        }
+      },
+      search: async (query, limit) => catalog.search(query, limit),
+      describe: async (names) => catalog.describe(names),
+    };
+    const outcome: SandboxOutcome = await this.#deps.sandbox.run(
+      { code, budgets: view.budgets, globals: catalog.globals },
+      host,
+      signal,
+    );
+    const formatted = formatRunText(outcome, view.budgets.maxResultChars);
+    const record: RunRecord = {
+      id: runId,
+      time: new Date(started).toISOString(),
+      profile: view.name,
+      client: caller.client,
+      code,
+      logs: outcome.logs,
+      calls,
+      durationMs: Date.now() - started,
+      budgets: view.budgets,
+      resultChars: formatted.text.length,
+      ...(outcome.ok
+        ? { result: outcome.returnedUndefined ? null : outcome.value }
+        : { error: { kind: outcome.kind, message: outcome.message } }),
+    };
+    this.#deps.runs.append(record);
+    return {
+      content: [{ type: 'text', text: formatted.text }],
+      ...(formatted.isError ? { isError: true } : {}),
+      runId,
+    };
+  }
+}

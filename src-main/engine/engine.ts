@@ -1,0 +1,307 @@
+// The engine: owns every piece of state of one home and wires config, upstreams, gateways,
+// records, the sandbox pool, the socket and the HTTP server together.
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync, chmodSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { SwitchboardConfig } from '../../src-shared/config/schema.ts';
+import type { ProfileStatus, ServerStatus, StatusReport } from '../../src-shared/api.ts';
+import { SwitchboardError } from '../../src-shared/errors.ts';
+import { ConfigStore } from './config/store.ts';
+import { defaultConfig } from './config/default-config.ts';
+import { isProcessAlive } from './config/atomic-file.ts';
+import { Supervisor } from './upstream/supervisor.ts';
+import { AuditLog } from './records/audit-log.ts';
+import { RunStore } from './records/run-store.ts';
+import { SandboxPool } from './codemode/sandbox-pool.ts';
+import { Gateway, type UpstreamAccess } from './gateway/gateway.ts';
+import { CodeRunner } from './codemode/code-runner.ts';
+import { SocketServer } from './api/socket-server.ts';
+import { ControlHandler } from './api/control-handlers.ts';
+import { HttpServer } from './http/http-server.ts';
+import { ensureHome, homePaths, type HomePaths } from './home.ts';
+
+const require = createRequire(import.meta.url);
+export const VERSION: string = (require('../../package.json') as { version: string }).version;
+
+/** The port `serve` tries first; the next free one is taken when it is busy. */
+export const DEFAULT_PORT = 47_821;
+
+export interface EngineOptions {
+  home: string;
+  /** undefined: DEFAULT_PORT or the next free one; 0: any free port; null: no HTTP server. */
+  port?: number | null;
+  log?: (line: string) => void;
+}
+
+export interface EngineInfo {
+  pid: number;
+  socket: string;
+  http: { url: string } | null;
+  version: string;
+  startedAt: string;
+}
+
+export class EngineRunningError extends SwitchboardError {
+  constructor(readonly pid: number) {
+    super('io-error', `Another Switchboard engine (pid ${pid}) is already serving this home.`);
+  }
+}
+
+/** Holds the home's engine lock: a file with our pid, taken with O_EXCL. */
+function acquireLock(file: string): () => void {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(file, 'utf8').trim() === String(process.pid)) unlinkSync(file);
+        } catch {
+          // Already gone.
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(file, 'utf8').trim());
+      if (pid && pid !== process.pid && isProcessAlive(pid)) throw new EngineRunningError(pid);
+      // A lock left by a dead engine.
+      try {
+        unlinkSync(file);
+      } catch {
+        // Another starter removed it first; try again.
+      }
+    }
+  }
+  throw new SwitchboardError('io-error', `Could not take the engine lock ${file}; remove it if no engine runs.`);
+}
+
+export function readOrCreateToken(file: string): string {
+  try {
+    const t = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{32,}$/.test(t)) return t;
+  } catch {
+    // First run.
+  }
+  // 256 random bits; SPEC asks for at least 128.
+  const token = randomBytes(32).toString('hex');
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return token;
+}
+
+export class Engine {
+  readonly paths: HomePaths;
+  readonly token: string;
+  readonly config: ConfigStore;
+  readonly supervisor: Supervisor;
+  readonly gateway: Gateway;
+  readonly audit: AuditLog;
+  readonly runs: RunStore;
+  readonly sandbox: SandboxPool;
+  readonly control: ControlHandler;
+  socket!: SocketServer;
+  http: HttpServer | null = null;
+  readonly startedAt = new Date().toISOString();
+  readonly #log: (line: string) => void;
+  readonly #releaseLock: () => void;
+  #disposed = false;
+  #unsubscribe: (() => void)[] = [];
+
+  private constructor(paths: HomePaths, parts: {
+    token: string;
+    config: ConfigStore;
+    releaseLock: () => void;
+    log: (line: string) => void;
+  }) {
+    this.paths = paths;
+    this.token = parts.token;
+    this.config = parts.config;
+    this.#releaseLock = parts.releaseLock;
+    this.#log = parts.log;
+    this.audit = AuditLog.open(paths.auditDir, { onError: (e) => this.#log(`audit log: ${e.message}`) });
+    this.runs = RunStore.open(paths.runsDir, { onError: (e) => this.#log(`run history: ${e.message}`) });
+    this.sandbox = new SandboxPool();
+    let gateway!: Gateway;
+    this.supervisor = new Supervisor({
+      logsDir: paths.logsDir,
+      clientInfo: { name: 'switchboard', version: VERSION },
+      onServerRequest: async (server, request, extra) =>
+        (await gateway.serverRequest(server, request as ServerRequest, extra.signal, extra.calls)) as Record<string, unknown>,
+      onNotification: (server, notification) => gateway.serverNotification(server, notification as ServerNotification),
+    });
+    const runner = new CodeRunner({ sandbox: this.sandbox, runs: this.runs, log: this.#log, gateway: () => gateway });
+    gateway = new Gateway({
+      upstream: this.#upstreamAccess(),
+      audit: (entry) => this.audit.append(entry),
+      execute: async (view, session, code, signal) => {
+        const { runId, ...result } = await runner.execute(view, { client: session.clientName, session }, code, signal);
+        return { ...result, _meta: { 'switchboard/runId': runId } };
+      },
+      version: VERSION,
+    });
+    this.gateway = gateway;
+    this.control = new ControlHandler(this, runner);
+  }
+
+  static async start(opts: EngineOptions): Promise<Engine> {
+    const paths = homePaths(opts.home);
+    ensureHome(paths);
+    const log = opts.log ?? (() => {});
+    const releaseLock = acquireLock(paths.lock);
+    try {
+      const token = readOrCreateToken(paths.token);
+      const config = await ConfigStore.open({
+        file: paths.config,
+        stateDir: paths.home,
+        createDefault: () => defaultConfig({ home: paths.home, nodePath: process.execPath }),
+        log,
+      });
+      const engine = new Engine(paths, { token, config, releaseLock, log });
+      await engine.#startServing(opts.port);
+      return engine;
+    } catch (err) {
+      releaseLock();
+      throw err;
+    }
+  }
+
+  async #startServing(port: number | null | undefined): Promise<void> {
+    this.#applyConfig(this.config.config);
+    this.#unsubscribe.push(this.config.onChange((cfg) => this.#applyConfig(cfg)));
+    this.supervisor.on('catalog', (name) => this.gateway.catalogChanged(name));
+    this.socket = await SocketServer.listen(this.paths.socket, this.gateway, this.control);
+    if (port !== null) this.http = await HttpServer.start({ engine: this, port: port ?? DEFAULT_PORT, fallbackToNext: port === undefined });
+    const info: EngineInfo = {
+      pid: process.pid,
+      socket: this.paths.socket,
+      http: this.http ? { url: this.http.url } : null,
+      version: VERSION,
+      startedAt: this.startedAt,
+    };
+    writeFileSync(this.paths.engineInfo, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+    this.#log(`engine ${process.pid} serving ${this.paths.home}`);
+  }
+
+  #applyConfig(cfg: SwitchboardConfig): void {
+    this.supervisor.apply(cfg.servers);
+    this.gateway.applyConfig(cfg);
+  }
+
+  #upstreamAccess(): UpstreamAccess {
+    const ready = (server: string) => {
+      const u = this.supervisor.get(server);
+      return u && u.state === 'ready' ? u : undefined;
+    };
+    return {
+      tools: (s) => ready(s)?.tools(),
+      resources: (s) => ready(s)?.resources(),
+      resourceTemplates: (s) => ready(s)?.resourceTemplates(),
+      prompts: (s) => ready(s)?.prompts(),
+      callTool: (s, params, opts) => {
+        const u = this.supervisor.get(s);
+        if (!u) throw new SwitchboardError('unknown-server', `There is no server "${s}".`);
+        return u.callTool(params, opts);
+      },
+      request: (s, method, params, opts) => {
+        const u = this.supervisor.get(s);
+        if (!u) throw new SwitchboardError('unknown-server', `There is no server "${s}".`);
+        return u.request(method, params, opts);
+      },
+      settled: async (s, timeoutMs) => {
+        const u = this.supervisor.get(s);
+        if (u && (u.state === 'starting' || u.state === 'restarting')) await u.waitReady(timeoutMs).catch(() => {});
+      },
+      unavailable: (s) => {
+        const u = this.supervisor.get(s);
+        if (!u) return `There is no server "${s}" in config.json.`;
+        if (u.state === 'ready') return undefined;
+        const st = u.status();
+        const base =
+          st.state === 'disabled'
+            ? `The server "${s}" is disabled in config.json.`
+            : st.state === 'needs-approval'
+              ? `The server "${s}" waits for approval (switchboard approve ${s}).`
+              : st.state === 'failed'
+                ? `The server "${s}" failed to start.`
+                : `The server "${s}" is ${st.state}; try again in a moment.`;
+        return st.lastError ? `${base} ${st.lastError}` : base;
+      },
+    };
+  }
+
+  status(): StatusReport {
+    const servers: Record<string, ServerStatus> = this.supervisor.statuses();
+    const profiles: Record<string, ProfileStatus> = {};
+    for (const name of this.gateway.profileNames()) {
+      const view = this.gateway.view(name)!;
+      const p: ProfileStatus = {
+        surface: view.surface,
+        servers: [...view.servers],
+        tools: view.exposedToolCount(),
+        url: this.http ? `${this.http.url}/mcp/${encodeURIComponent(name)}` : null,
+      };
+      if (view.surface === 'code') {
+        const cat = view.codeCatalog();
+        p.inlineDeclarations = cat.inline;
+        p.declarationChars = cat.declarationChars;
+        p.budgets = view.budgets;
+      }
+      profiles[name] = p;
+    }
+    return {
+      pid: process.pid,
+      version: VERSION,
+      home: this.paths.home,
+      http: this.http ? { url: this.http.url, token: this.token } : null,
+      servers,
+      profiles,
+      config: this.config.status,
+      secrets: { store: 'none' },
+      clients: [...this.gateway.sessions].map((s) => ({
+        id: s.id,
+        name: s.clientName,
+        profile: s.profile,
+        transport: s.transportKind,
+        since: s.since,
+      })),
+    };
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const u of this.#unsubscribe) u();
+    await this.http?.close();
+    await this.socket?.close();
+    await this.gateway.dispose();
+    await this.sandbox.dispose();
+    await this.supervisor.dispose();
+    this.config.dispose();
+    this.audit.dispose();
+    this.runs.dispose();
+    if (existsSync(this.paths.engineInfo)) {
+      try {
+        unlinkSync(this.paths.engineInfo);
+      } catch {
+        // Already gone.
+      }
+    }
+    this.#releaseLock();
+  }
+}
+
+export function readEngineInfo(paths: HomePaths): EngineInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(paths.engineInfo, 'utf8')) as EngineInfo;
+    return isProcessAlive(info.pid) ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function logFileFor(paths: HomePaths): string {
+  return path.join(paths.logsDir, 'engine.log');
+}

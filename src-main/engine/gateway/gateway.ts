@@ -1,0 +1,249 @@
+// The profile gateways: one ProfileView per profile, one MCP session per connected client, and
+// the single path every tool call takes (filter → upstream → audit), direct or from code.
+import { randomUUID } from 'node:crypto';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, ServerNotification, ServerRequest, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { SwitchboardConfig } from '../../../src-shared/config/schema.ts';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import type { AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
+import { ProfileView, type CatalogSource } from './profile-view.ts';
+import { ClientSession } from './session.ts';
+
+/** What the gateway needs of the upstream supervisor. */
+export interface UpstreamAccess extends CatalogSource {
+  callTool(
+    server: string,
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+    opts: { signal?: AbortSignal; onProgress?: (p: Progress) => void; context?: unknown },
+  ): Promise<CallToolResult>;
+  request(server: string, method: string, params: unknown, opts: { signal?: AbortSignal }): Promise<unknown>;
+  /** A sentence saying why a server cannot take calls, or undefined when it is ready. */
+  unavailable(server: string): string | undefined;
+  /** Resolves when a server that is starting is ready or has failed (at most timeoutMs); at once otherwise. */
+  settled(server: string, timeoutMs: number): Promise<void>;
+}
+
+/**
+ * How long tools/list waits for servers that are still starting, in ms. A client that lists
+ * tools right after launching the engine should see them, not an empty list; a server that
+ * takes longer shows up later through list_changed.
+ */
+export const STARTUP_WAIT_MS = 8000;
+
+export interface GatewayDeps {
+  upstream: UpstreamAccess;
+  audit(entry: AuditEntry): void;
+  /** Code surface: runs `execute` for a session. */
+  execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal): Promise<CallToolResult>;
+  version: string;
+}
+
+export interface CallContext {
+  session?: ClientSession;
+  client: string;
+  runId?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: Progress) => void;
+  progressToken?: string | number;
+}
+
+export class Gateway {
+  readonly #deps: GatewayDeps;
+  #views = new Map<string, ProfileView>();
+  readonly sessions = new Set<ClientSession>();
+
+  constructor(deps: GatewayDeps) {
+    this.#deps = deps;
+  }
+
+  get version(): string {
+    return this.#deps.version;
+  }
+
+  applyConfig(config: SwitchboardConfig): void {
+    const next = new Map<string, ProfileView>();
+    for (const [name, p] of Object.entries(config.profiles)) next.set(name, new ProfileView(name, p, this.#deps.upstream));
+    const changed = new Set<string>();
+    for (const [name, view] of next) {
+      const old = this.#views.get(name);
+      if (!old || JSON.stringify(old.config) !== JSON.stringify(view.config)) changed.add(name);
+    }
+    this.#views = next;
+    for (const s of this.sessions) {
+      const view = next.get(s.profile);
+      if (view) s.setView(view, changed.has(s.profile));
+      else s.profileRemoved();
+    }
+  }
+
+  /** A server's catalog changed: refresh the profiles over it and tell their clients. */
+  catalogChanged(server: string): void {
+    for (const view of this.#views.values()) if (view.includes(server)) view.invalidate();
+    for (const s of this.sessions) {
+      if (!s.view?.includes(server)) continue;
+      s.notifyListChanged('tools');
+      s.notifyListChanged('resources');
+      s.notifyListChanged('prompts');
+    }
+  }
+
+  /** Waits (bounded) for the profile's starting servers, so first lists are complete. */
+  async settle(view: ProfileView, timeoutMs = STARTUP_WAIT_MS): Promise<void> {
+    await Promise.all(view.servers.map((s) => this.#deps.upstream.settled(s, timeoutMs)));
+  }
+
+  view(profile: string): ProfileView | undefined {
+    return this.#views.get(profile);
+  }
+
+  profileNames(): string[] {
+    return [...this.#views.keys()];
+  }
+
+  unknownProfileMessage(profile: string): string {
+    const known = this.profileNames();
+    return `Unknown profile "${profile}". ${known.length ? `Known profiles: ${known.join(', ')}.` : 'No profiles are configured yet.'} Fix the --profile argument (or the URL) in your client's settings.`;
+  }
+
+  /** Connects a client transport to a profile. Unknown profiles get an MCP error on every request. */
+  async connect(profile: string, transport: Transport, info: { kind: 'socket' | 'http'; resumeInitialize?: unknown }): Promise<ClientSession | undefined> {
+    const view = this.#views.get(profile);
+    if (!view) {
+      await refuseUnknownProfile(transport, this.unknownProfileMessage(profile));
+      return undefined;
+    }
+    const session = new ClientSession({ id: randomUUID(), profile, view, gateway: this, transportKind: info.kind });
+    this.sessions.add(session);
+    session.onclose = () => this.sessions.delete(session);
+    await session.connect(transport, info.resumeInitialize);
+    return session;
+  }
+
+  execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal): Promise<CallToolResult> {
+    return this.#deps.execute(view, session, code, signal);
+  }
+
+  /**
+   * The one path of every tool call: the profile's filter, the upstream call with its timeout,
+   * and one audit entry. Throws SwitchboardError for denied/unavailable/timeout/cancelled.
+   */
+  async callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+    const started = Date.now();
+    const argBytes = args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args));
+    const audit = (outcome: CallOutcome, resultBytes: number, error?: string) =>
+      this.#deps.audit({
+        time: new Date(started).toISOString(),
+        client: ctx.client,
+        profile: view.name,
+        server,
+        tool,
+        outcome,
+        durationMs: Date.now() - started,
+        argBytes,
+        resultBytes,
+        ...(ctx.runId ? { runId: ctx.runId } : {}),
+        ...(error ? { error } : {}),
+      });
+    if (!view.includes(server) || !view.allows(server, tool)) {
+      const msg = `The tool "${tool}" of "${server}" is not available in profile "${view.name}".`;
+      audit('denied', 0, msg);
+      throw new SwitchboardError('denied', msg);
+    }
+    const why = this.#deps.upstream.unavailable(server);
+    if (why) {
+      audit('error', 0, why);
+      throw new SwitchboardError('server-unavailable', why);
+    }
+    ctx.session?.callStarted(server);
+    try {
+      const meta = ctx.progressToken !== undefined ? { progressToken: ctx.progressToken } : undefined;
+      const result = await this.#deps.upstream.callTool(
+        server,
+        { name: tool, ...(args !== undefined ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) },
+        { signal: ctx.signal, onProgress: ctx.onProgress, context: ctx.session },
+      );
+      audit(result.isError ? 'error' : 'ok', approxBytes(result), result.isError ? firstText(result) : undefined);
+      return result;
+    } catch (err) {
+      const code = err instanceof SwitchboardError ? err.code : undefined;
+      const outcome: CallOutcome = code === 'timeout' ? 'timeout' : ctx.signal?.aborted || code === 'cancelled' ? 'cancelled' : 'error';
+      const message = err instanceof Error ? err.message : String(err);
+      audit(outcome, 0, message);
+      if (err instanceof SwitchboardError) throw err;
+      throw new SwitchboardError(outcome === 'cancelled' ? 'cancelled' : 'upstream-error', `${server}.${tool} failed: ${message}`);
+    } finally {
+      ctx.session?.callEnded(server);
+    }
+  }
+
+  request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+    const why = this.#deps.upstream.unavailable(server);
+    if (why) throw new SwitchboardError('server-unavailable', why);
+    return this.#deps.upstream.request(server, method, params, { signal });
+  }
+
+  /**
+   * Routes a request an upstream makes of its client (sampling, elicitation, roots): to the
+   * client with a call in flight to that server, else the most recently active client of a
+   * profile including it, else the gateway answers (no roots, declined).
+   */
+  async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, calls: unknown[] = []): Promise<unknown> {
+    // The upstream hands back the context of its calls in flight, oldest first.
+    let target = calls.find((c): c is ClientSession => c instanceof ClientSession && this.sessions.has(c));
+    if (!target) {
+      for (const s of this.sessions) {
+        if (s.view?.includes(server) && (!target || s.lastActive > target.lastActive)) target = s;
+      }
+    }
+    if (target && target.accepts(request.method)) return target.forwardRequest(request, signal);
+    return defaultAnswer(request);
+  }
+
+  /** Relays a notification of an upstream (logging, resources/updated) to its profiles' clients. */
+  serverNotification(server: string, notification: ServerNotification): void {
+    for (const s of this.sessions) if (s.view?.includes(server)) s.forwardNotification(server, notification);
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.sessions].map((s) => s.close()));
+  }
+}
+
+function defaultAnswer(request: ServerRequest): unknown {
+  switch (request.method) {
+    case 'roots/list':
+      return { roots: [] };
+    case 'elicitation/create':
+      return { action: 'decline' };
+    case 'ping':
+      return {};
+    default:
+      throw new SwitchboardError('not-found', 'No connected client can answer this request (sampling needs a client that supports it).');
+  }
+}
+
+async function refuseUnknownProfile(transport: Transport, message: string): Promise<void> {
+  transport.onmessage = (msg) => {
+    if ('method' in msg && 'id' in msg) {
+      void transport.send({ jsonrpc: '2.0', id: msg.id, error: { code: -32602, message } });
+    }
+  };
+  await transport.start();
+}
+
+function firstText(result: CallToolResult): string | undefined {
+  const t = result.content?.find((c) => c.type === 'text');
+  return t && 'text' in t ? String(t.text).slice(0, 500) : undefined;
+}
+
+/** Result size for the audit log without serialising huge results twice. */
+function approxBytes(result: CallToolResult): number {
+  let n = 0;
+  for (const c of result.content ?? []) {
+    if (c.type === 'text') n += Buffer.byteLength(c.text);
+    else if ('data' in c && typeof c.data === 'string') n += c.data.length;
+    else n += JSON.stringify(c).length;
+  }
+  if (result.structuredContent) n += JSON.stringify(result.structuredContent).length;
+  return n;
+}

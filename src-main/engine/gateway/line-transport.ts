@@ -1,0 +1,167 @@
+// An MCP Transport over any duplex byte stream carrying newline-delimited JSON-RPC (the stdio
+// framing), used for shim connections on the engine socket.
+import type { Duplex } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** Largest single message accepted, in bytes (SPEC §5: 64 MB). */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export interface LineTransportOptions {
+  /** Bytes already read past the hello line. */
+  initial?: Buffer;
+  /** Defaults to MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number;
+}
+
+export class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  sessionId?: string;
+
+  readonly #stream: Duplex;
+  readonly #max: number;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  /** While true, bytes are dropped until the next newline (an oversized message). */
+  #discarding = false;
+  #closed = false;
+  #pending: Buffer | undefined;
+
+  constructor(stream: Duplex, opts: LineTransportOptions = {}) {
+    this.#stream = stream;
+    this.#max = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.#pending = opts.initial && opts.initial.length > 0 ? opts.initial : undefined;
+  }
+
+  async start(): Promise<void> {
+    this.#stream.on('data', (chunk: Buffer) => this.#onData(chunk));
+    this.#stream.on('error', (err) => this.onerror?.(err));
+    this.#stream.on('close', () => this.#handleClose());
+    this.#stream.on('end', () => this.#handleClose());
+    if (this.#pending) {
+      const p = this.#pending;
+      this.#pending = undefined;
+      queueMicrotask(() => this.#onData(p));
+    }
+  }
+
+  #onData(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl === -1) break;
+      const piece = chunk.subarray(start, nl);
+      start = nl + 1;
+      if (this.#discarding) {
+        this.#discarding = false;
+        continue;
+      }
+      let line: Buffer;
+      if (this.#chunks.length > 0) {
+        this.#chunks.push(piece);
+        line = Buffer.concat(this.#chunks);
+        this.#chunks = [];
+        this.#buffered = 0;
+      } else {
+        line = piece;
+      }
+      if (line.length > this.#max) {
+        this.#oversized();
+        continue;
+      }
+      this.#handleLine(line);
+    }
+    if (start < chunk.length && !this.#discarding) {
+      const rest = chunk.subarray(start);
+      this.#buffered += rest.length;
+      if (this.#buffered > this.#max) {
+        this.#chunks = [];
+        this.#buffered = 0;
+        this.#discarding = true;
+        this.#oversized();
+      } else {
+        this.#chunks.push(Buffer.from(rest));
+      }
+    }
+  }
+
+  #oversized(): void {
+    // The id of a message we refuse to buffer is unknown, so the error goes out with id null
+    // (JSON-RPC's answer to a request it could not read) and the connection stays up.
+    this.#write({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: `A message larger than ${Math.round(this.#max / 1024 / 1024)} MB was dropped; send smaller arguments (the connection is still open).`,
+      },
+    } as unknown as JSONRPCMessage);
+  }
+
+  #handleLine(line: Buffer): void {
+    const text = line.toString('utf8').trim();
+    if (text === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      this.#write({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: a line on stdin was not JSON; each MCP message must be one line of JSON.' },
+      } as unknown as JSONRPCMessage);
+      return;
+    }
+    const msg = JSONRPCMessageSchema.safeParse(parsed);
+    if (!msg.success) {
+      const id = parsed && typeof parsed === 'object' && 'id' in parsed ? (parsed as { id: unknown }).id : null;
+      this.#write({
+        jsonrpc: '2.0',
+        id: typeof id === 'string' || typeof id === 'number' ? id : null,
+        error: { code: -32600, message: 'Invalid request: not a JSON-RPC 2.0 message.' },
+      } as unknown as JSONRPCMessage);
+      return;
+    }
+    this.onmessage?.(msg.data);
+  }
+
+  #write(message: JSONRPCMessage): boolean {
+    if (this.#closed) return false;
+    return this.#stream.write(serializeIdFirst(message));
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) throw new Error('connection closed');
+    if (!this.#write(message)) {
+      await new Promise<void>((resolve) => this.#stream.once('drain', resolve));
+    }
+  }
+
+  #handleClose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onclose?.();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#stream.end();
+    this.#stream.destroy();
+    this.#handleClose();
+  }
+}
+
+/**
+ * Serialises a message with `"jsonrpc"` and `"id"` first. The shim reads a response's id from
+ * the start of the line (to answer in-flight calls when the engine dies) without parsing
+ * results that may be megabytes long.
+ */
+export function serializeIdFirst(message: JSONRPCMessage): string {
+  const m = message as Record<string, unknown>;
+  if (!('id' in m)) return JSON.stringify(message) + '\n';
+  const { jsonrpc: _j, id, ...rest } = m;
+  const body = JSON.stringify(rest);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)}${body.length > 2 ? ',' + body.slice(1) : '}'}\n`;
+}

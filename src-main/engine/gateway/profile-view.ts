@@ -1,0 +1,182 @@
+// What one profile exposes right now: computed from its config and its servers' live catalogs,
+// rebuilt when either changes, and shared by every client session of that profile.
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { resolveBudgets, type ProfileConfig, type ResolvedBudgets } from '../../../src-shared/config/schema.ts';
+import { exposedToolNames } from '../../../src-shared/names.ts';
+import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
+import { compileToolFilter, type ToolPredicate } from './tool-filter.ts';
+import { codeSurfaceTools } from '../codemode/code-tools.ts';
+
+export interface CatalogSource {
+  /** Tools of a ready server, or undefined when it is not ready. */
+  tools(server: string): Tool[] | undefined;
+  resources(server: string): Resource[] | undefined;
+  resourceTemplates(server: string): ResourceTemplate[] | undefined;
+  prompts(server: string): Prompt[] | undefined;
+}
+
+export interface ToolTarget {
+  server: string;
+  tool: string;
+}
+
+export type CodeCatalog = ReturnType<typeof buildCodeCatalog>;
+
+const SEP = '\u0000';
+
+export class ProfileView {
+  readonly name: string;
+  readonly config: ProfileConfig;
+  readonly surface: 'tools' | 'code';
+  readonly budgets: ResolvedBudgets;
+  readonly #filters = new Map<string, ToolPredicate>();
+  readonly #source: CatalogSource;
+
+  #tools?: { list: Tool[]; byName: Map<string, ToolTarget> };
+  #code?: { catalog: CodeCatalog; list: Tool[] };
+  #resourceOwners?: Map<string, string>;
+  #promptOwners?: Map<string, string>;
+
+  constructor(name: string, config: ProfileConfig, source: CatalogSource) {
+    this.name = name;
+    this.config = config;
+    this.surface = config.surface ?? 'tools';
+    this.budgets = resolveBudgets(config.budgets);
+    this.#source = source;
+    for (const server of config.servers) this.#filters.set(server, compileToolFilter(config.tools?.[server]));
+  }
+
+  get servers(): readonly string[] {
+    return this.config.servers;
+  }
+
+  includes(server: string): boolean {
+    return this.#filters.has(server);
+  }
+
+  allows(server: string, tool: string): boolean {
+    const f = this.#filters.get(server);
+    return f ? f(tool) : false;
+  }
+
+  /** Drops cached lists; the next read recomputes from the live catalogs. */
+  invalidate(): void {
+    this.#tools = undefined;
+    this.#code = undefined;
+    this.#resourceOwners = undefined;
+    this.#promptOwners = undefined;
+  }
+
+  /** Allowed upstream tools of ready servers, per server, in config order. */
+  allowedTools(): { server: string; tools: Tool[] }[] {
+    const out: { server: string; tools: Tool[] }[] = [];
+    for (const server of this.config.servers) {
+      const tools = this.#source.tools(server);
+      if (!tools) continue;
+      out.push({ server, tools: tools.filter((t) => this.allows(server, t.name)) });
+    }
+    return out;
+  }
+
+  /** The tools surface: upstream tools renamed `<server>__<tool>`, definitions unchanged. */
+  #toolsSurface(): { list: Tool[]; byName: Map<string, ToolTarget> } {
+    if (this.#tools) return this.#tools;
+    const groups = this.allowedTools();
+    const entries = groups.flatMap((g) => g.tools.map((t) => ({ server: g.server, tool: t.name })));
+    const names = exposedToolNames(entries, { namespace: this.config.namespace !== false });
+    const list: Tool[] = [];
+    const byName = new Map<string, ToolTarget>();
+    for (const g of groups) {
+      for (const t of g.tools) {
+        const exposed = names.get(g.server + SEP + t.name) ?? `${g.server}__${t.name}`;
+        list.push({ ...t, name: exposed });
+        byName.set(exposed, { server: g.server, tool: t.name });
+      }
+    }
+    this.#tools = { list, byName };
+    return this.#tools;
+  }
+
+  codeCatalog(): CodeCatalog {
+    return this.#codeSurface().catalog;
+  }
+
+  #codeSurface(): { catalog: CodeCatalog; list: Tool[] } {
+    if (this.#code) return this.#code;
+    const catalog = buildCodeCatalog(this.allowedTools());
+    this.#code = { catalog, list: codeSurfaceTools(catalog, this.budgets) };
+    return this.#code;
+  }
+
+  listTools(): Tool[] {
+    return this.surface === 'code' ? this.#codeSurface().list : this.#toolsSurface().list;
+  }
+
+  /** Resolves a tools-surface name to its upstream. */
+  resolveTool(name: string): ToolTarget | undefined {
+    return this.#toolsSurface().byName.get(name);
+  }
+
+  exposedToolCount(): number {
+    return this.listTools().length;
+  }
+
+  listResources(): Resource[] {
+    const out: Resource[] = [];
+    const owners = new Map<string, string>();
+    for (const server of this.config.servers) {
+      for (const r of this.#source.resources(server) ?? []) {
+        if (owners.has(r.uri)) continue;
+        owners.set(r.uri, server);
+        out.push(r);
+      }
+    }
+    this.#resourceOwners = owners;
+    return out;
+  }
+
+  listResourceTemplates(): ResourceTemplate[] {
+    return this.config.servers.flatMap((s) => this.#source.resourceTemplates(s) ?? []);
+  }
+
+  /** The server that offers a resource URI: an exact listed URI, else the first whose templates' scheme matches. */
+  resourceOwner(uri: string): string | undefined {
+    if (!this.#resourceOwners) this.listResources();
+    const exact = this.#resourceOwners!.get(uri);
+    if (exact) return exact;
+    const scheme = uri.split(':')[0];
+    for (const server of this.config.servers) {
+      for (const t of this.#source.resourceTemplates(server) ?? []) {
+        if (t.uriTemplate.split(':')[0] === scheme) return server;
+      }
+    }
+    for (const server of this.config.servers) {
+      if ((this.#source.resources(server) ?? []).some((r) => r.uri.split(':')[0] === scheme)) return server;
+    }
+    return undefined;
+  }
+
+  listPrompts(): Prompt[] {
+    const out: Prompt[] = [];
+    const owners = new Map<string, string>();
+    const namespaced = this.config.namespace !== false;
+    for (const server of this.config.servers) {
+      for (const p of this.#source.prompts(server) ?? []) {
+        const name = namespaced ? `${server}__${p.name}` : p.name;
+        if (owners.has(name)) continue;
+        owners.set(name, server);
+        out.push({ ...p, name });
+      }
+    }
+    this.#promptOwners = owners;
+    return out;
+  }
+
+  promptTarget(name: string): ToolTarget | undefined {
+    if (!this.#promptOwners) this.listPrompts();
+    const server = this.#promptOwners!.get(name);
+    if (!server) return undefined;
+    const namespaced = this.config.namespace !== false;
+    return { server, tool: namespaced ? name.slice(server.length + 2) : name };
+  }
+}

@@ -1,0 +1,318 @@
+// One connected MCP client: an SDK Server bound to a profile view, relaying to the upstreams
+// through the gateway.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  EmptyResultSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListRootsResultSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
+import type { Gateway } from './gateway.ts';
+import type { ProfileView } from './profile-view.ts';
+
+const RESUME_ID = '__switchboard_resume__';
+
+export interface SessionInit {
+  id: string;
+  profile: string;
+  view: ProfileView;
+  gateway: Gateway;
+  transportKind: 'socket' | 'http';
+}
+
+export class ClientSession {
+  readonly id: string;
+  readonly profile: string;
+  readonly transportKind: 'socket' | 'http';
+  readonly since = new Date().toISOString();
+  readonly server: Server;
+  view: ProfileView | undefined;
+  lastActive = Date.now();
+  onclose?: () => void;
+
+  readonly #gateway: Gateway;
+  readonly #inflight = new Map<string, number>();
+
+  constructor(init: SessionInit) {
+    this.id = init.id;
+    this.profile = init.profile;
+    this.view = init.view;
+    this.transportKind = init.transportKind;
+    this.#gateway = init.gateway;
+    this.server = new Server(
+      { name: `switchboard-${init.profile}`, title: `Switchboard · ${init.profile}`, version: init.gateway.version },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { listChanged: true, subscribe: true },
+          prompts: { listChanged: true },
+          logging: {},
+          completions: {},
+        },
+      },
+    );
+    this.#install();
+  }
+
+  get clientName(): string {
+    return this.server.getClientVersion()?.name ?? 'unknown';
+  }
+
+  #requireView(): ProfileView {
+    if (!this.view) throw new McpError(ErrorCode.InvalidRequest, `The profile "${this.profile}" was removed from config.json.`);
+    this.lastActive = Date.now();
+    return this.view;
+  }
+
+  #install(): void {
+    const s = this.server;
+    s.setRequestHandler(ListToolsRequestSchema, async () => {
+      await this.#gateway.settle(this.#requireView());
+      return { tools: this.#requireView().listTools() };
+    });
+
+    s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+      const view = this.#requireView();
+      const name = req.params.name;
+      const args = req.params.arguments;
+      if (view.surface === 'code') {
+        await this.#gateway.settle(view);
+        return this.#callCodeTool(this.#requireView(), name, args, extra.signal);
+      }
+      let target = view.resolveTool(name);
+      if (!target) {
+        await this.#gateway.settle(view);
+        target = this.#requireView().resolveTool(name);
+      }
+      if (!target) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool "${name}" in profile "${view.name}". Call tools/list for the available tools.`,
+        );
+      }
+      const token = req.params._meta?.progressToken;
+      try {
+        return await this.#gateway.callTool(view, target.server, target.tool, args, {
+          session: this,
+          client: this.clientName,
+          signal: extra.signal,
+          onProgress:
+            token === undefined
+              ? undefined
+              : (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }),
+        });
+      } catch (err) {
+        if (err instanceof SwitchboardError) return { content: [{ type: 'text', text: err.message }], isError: true };
+        throw err;
+      }
+    });
+
+    s.setRequestHandler(ListResourcesRequestSchema, async () => {
+      await this.#gateway.settle(this.#requireView());
+      return { resources: this.#requireView().listResources() };
+    });
+    s.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+      resourceTemplates: this.#requireView().listResourceTemplates(),
+    }));
+    s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+      const server = this.#resourceServer(req.params.uri);
+      return (await this.#relay(server, 'resources/read', req.params, extra.signal)) as never;
+    });
+    s.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+      const server = this.#resourceServer(req.params.uri);
+      return (await this.#relay(server, 'resources/subscribe', req.params, extra.signal)) as never;
+    });
+    s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
+      const server = this.#resourceServer(req.params.uri);
+      return (await this.#relay(server, 'resources/unsubscribe', req.params, extra.signal)) as never;
+    });
+    s.setRequestHandler(ListPromptsRequestSchema, async () => {
+      await this.#gateway.settle(this.#requireView());
+      return { prompts: this.#requireView().listPrompts() };
+    });
+    s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+      const target = this.#requireView().promptTarget(req.params.name);
+      if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${req.params.name}".`);
+      return (await this.#relay(target.server, 'prompts/get', { ...req.params, name: target.tool }, extra.signal)) as never;
+    });
+    s.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+      const view = this.#requireView();
+      const ref = req.params.ref;
+      if (ref.type === 'ref/prompt') {
+        const target = view.promptTarget(ref.name);
+        if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${ref.name}".`);
+        return (await this.#relay(target.server, 'completion/complete', { ...req.params, ref: { ...ref, name: target.tool } }, extra.signal)) as never;
+      }
+      const server = this.#resourceServer(ref.uri);
+      return (await this.#relay(server, 'completion/complete', req.params, extra.signal)) as never;
+    });
+  }
+
+  #resourceServer(uri: string): string {
+    const server = this.#requireView().resourceOwner(uri);
+    if (!server) throw new McpError(ErrorCode.InvalidParams, `No server of profile "${this.profile}" offers the resource "${uri}".`);
+    return server;
+  }
+
+  async #relay(server: string, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    try {
+      return await this.#gateway.request(server, method, params, signal);
+    } catch (err) {
+      if (err instanceof McpError) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      throw new McpError(ErrorCode.InternalError, message);
+    }
+  }
+
+  async #callCodeTool(view: ProfileView, name: string, args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<CallToolResult> {
+    const catalog = view.codeCatalog();
+    if (name === EXECUTE) {
+      const code = args?.code;
+      if (typeof code !== 'string') {
+        return errorResult('syntax: execute needs a "code" argument holding JavaScript, e.g. async () => { return 1 }');
+      }
+      return this.#gateway.execute(view, this, code, signal);
+    }
+    if (name === SEARCH_TOOLS && !catalog.inline) {
+      const query = args?.query;
+      if (typeof query !== 'string' || query.trim() === '') {
+        return errorResult('search_tools needs a non-empty "query", e.g. { "query": "create issue" }.');
+      }
+      const limit = typeof args?.limit === 'number' ? args.limit : undefined;
+      try {
+        return jsonResult(catalog.search(query, limit));
+      } catch (err) {
+        return errorResult(err instanceof Error ? err.message : String(err));
+      }
+    }
+    if (name === GET_SCHEMA && !catalog.inline) {
+      const names = args?.names;
+      if (!Array.isArray(names) || names.length === 0 || names.some((n) => typeof n !== 'string')) {
+        return errorResult('get_schema needs "names": a list of tool names as written in code, e.g. ["github.create_issue"].');
+      }
+      try {
+        return { content: [{ type: 'text', text: catalog.describe(names as string[]) }] };
+      } catch (err) {
+        return errorResult(err instanceof Error ? err.message : String(err));
+      }
+    }
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}" in code profile "${view.name}". Use execute.`);
+  }
+
+  async connect(transport: Transport, resumeInitialize?: unknown): Promise<void> {
+    transport.onclose = undefined;
+    const onclose = () => {
+      this.onclose?.();
+    };
+    if (resumeInitialize !== undefined) {
+      // The client already initialised with an engine that has since restarted: replay its
+      // initialize here and swallow the answer, so the new session knows the client.
+      const send = transport.send.bind(transport);
+      transport.send = async (msg: JSONRPCMessage, opts) => {
+        if ('id' in msg && msg.id === RESUME_ID) return;
+        return send(msg, opts);
+      };
+      await this.server.connect(transport);
+      const prev = this.server.onclose;
+      this.server.onclose = () => {
+        prev?.();
+        onclose();
+      };
+      transport.onmessage?.({ jsonrpc: '2.0', id: RESUME_ID, method: 'initialize', params: resumeInitialize as never });
+      transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      return;
+    }
+    this.server.onclose = onclose;
+    await this.server.connect(transport);
+  }
+
+  setView(view: ProfileView, changed: boolean): void {
+    this.view = view;
+    if (changed) this.notifyListChanged('tools');
+  }
+
+  profileRemoved(): void {
+    this.view = undefined;
+    this.notifyListChanged('tools');
+  }
+
+  notifyListChanged(kind: 'tools' | 'resources' | 'prompts'): void {
+    const send =
+      kind === 'tools' ? () => this.server.sendToolListChanged() : kind === 'resources' ? () => this.server.sendResourceListChanged() : () => this.server.sendPromptListChanged();
+    send().catch(() => {
+      // A client that is gone cannot hear it; its session closes on its own.
+    });
+  }
+
+  callStarted(server: string): void {
+    this.#inflight.set(server, (this.#inflight.get(server) ?? 0) + 1);
+    this.lastActive = Date.now();
+  }
+
+  callEnded(server: string): void {
+    const n = (this.#inflight.get(server) ?? 1) - 1;
+    if (n <= 0) this.#inflight.delete(server);
+    else this.#inflight.set(server, n);
+  }
+
+  inflightTo(server: string): number {
+    return this.#inflight.get(server) ?? 0;
+  }
+
+  accepts(method: string): boolean {
+    const caps = this.server.getClientCapabilities();
+    if (method === 'sampling/createMessage') return Boolean(caps?.sampling);
+    if (method === 'elicitation/create') return Boolean(caps?.elicitation);
+    if (method === 'roots/list') return Boolean(caps?.roots);
+    return method === 'ping';
+  }
+
+  async forwardRequest(request: ServerRequest, signal?: AbortSignal): Promise<unknown> {
+    const schema =
+      request.method === 'sampling/createMessage'
+        ? CreateMessageResultSchema
+        : request.method === 'elicitation/create'
+          ? ElicitResultSchema
+          : request.method === 'roots/list'
+            ? ListRootsResultSchema
+            : EmptyResultSchema;
+    return this.server.request(request, schema as typeof EmptyResultSchema, { signal });
+  }
+
+  forwardNotification(server: string, notification: ServerNotification): void {
+    let n = notification;
+    if (n.method === 'notifications/message') n = { ...n, params: { ...n.params, logger: n.params.logger ?? server } };
+    this.server.notification(n).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    await this.server.close().catch(() => {});
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function jsonResult(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+}

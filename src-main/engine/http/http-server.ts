@@ -1,0 +1,264 @@
+// The engine's HTTP server on loopback: the UI's static files, the control API under /api/,
+// and each profile as Streamable HTTP under /mcp/<profile>. Host and Origin are checked before
+// anything else runs (DNS rebinding), then the bearer token for everything but static files.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
+import type { Engine } from '../engine.ts';
+
+export const RENDERER_DIR = fileURLToPath(new URL('../../../out/renderer/', import.meta.url));
+/** Largest /api/ request body, in bytes. */
+const MAX_API_BODY = 8 * 1024 * 1024;
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export interface HttpServerOptions {
+  engine: Engine;
+  port: number;
+  /** Take the next free port when `port` is busy. */
+  fallbackToNext: boolean;
+  host?: string;
+}
+
+export class HttpServer {
+  readonly url: string;
+  readonly port: number;
+  readonly #server: http.Server;
+  readonly #engine: Engine;
+  readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string }>();
+
+  private constructor(server: http.Server, engine: Engine, host: string, port: number) {
+    this.#server = server;
+    this.#engine = engine;
+    this.port = port;
+    this.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  }
+
+  static async start(opts: HttpServerOptions): Promise<HttpServer> {
+    const host = opts.host ?? '127.0.0.1';
+    let port = opts.port;
+    for (let attempt = 0; ; attempt++) {
+      const server = http.createServer();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(port, host, () => {
+            server.off('error', reject);
+            resolve();
+          });
+        });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && opts.fallbackToNext && attempt < 50) {
+          port++;
+          continue;
+        }
+        throw err;
+      }
+      const actual = (server.address() as AddressInfo).port;
+      const self = new HttpServer(server, opts.engine, host, actual);
+      server.on('request', (req, res) => {
+        self.#handle(req, res).catch((err) => {
+          if (!res.headersSent) sendJson(res, 500, { error: toErrorData(err) });
+          else res.end();
+        });
+      });
+      return self;
+    }
+  }
+
+  #allowedHosts(): Set<string> {
+    const p = this.port;
+    return new Set([`127.0.0.1:${p}`, `localhost:${p}`, `[::1]:${p}`]);
+  }
+
+  /** DNS rebinding: a page on another origin, or a rebound name, must never reach a handler. */
+  #checkOrigin(req: IncomingMessage): string | undefined {
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!this.#allowedHosts().has(host)) return `Host "${host}" is not allowed; use ${this.url}.`;
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      const ok = [...this.#allowedHosts()].some((h) => origin.toLowerCase() === `http://${h}`);
+      if (!ok) return `Origin "${origin}" is not allowed.`;
+    }
+    return undefined;
+  }
+
+  #authorized(req: IncomingMessage): boolean {
+    const h = req.headers.authorization ?? '';
+    const m = /^Bearer\s+(\S+)$/i.exec(h);
+    if (!m) return false;
+    const given = Buffer.from(m[1]!);
+    const want = Buffer.from(this.#engine.token);
+    return given.length === want.length && timingSafeEqual(given, want);
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = this.#checkOrigin(req);
+    if (refused) {
+      sendJson(res, 403, { error: { code: 'denied', message: refused } });
+      return;
+    }
+    const url = new URL(req.url ?? '/', this.url);
+    if (url.pathname.startsWith('/api/')) {
+      if (!this.#authorized(req)) return unauthorized(res);
+      return this.#api(req, res, decodeURIComponent(url.pathname.slice(5)));
+    }
+    if (url.pathname.startsWith('/mcp/')) {
+      if (!this.#authorized(req)) return unauthorized(res);
+      return this.#mcpRequest(req, res, decodeURIComponent(url.pathname.slice(5)));
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendJson(res, 405, { error: { code: 'bad-request', message: 'Only GET is served here.' } });
+      return;
+    }
+    this.#static(url.pathname, res);
+  }
+
+  async #api(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    if (req.method !== 'POST') {
+      sendJson(res, 405, { error: { code: 'bad-request', message: `Use POST /api/${method} with the parameters as a JSON body.` } });
+      return;
+    }
+    let params: unknown = {};
+    try {
+      const body = await readBody(req, MAX_API_BODY);
+      params = body.length ? JSON.parse(body.toString('utf8')) : {};
+    } catch (err) {
+      sendJson(res, 400, { error: { code: 'bad-request', message: `The request body is not valid JSON (${(err as Error).message}).` } });
+      return;
+    }
+    try {
+      const result = await this.#engine.control.handle(method, params);
+      sendJson(res, 200, { result });
+    } catch (err) {
+      const data = toErrorData(err);
+      const status =
+        data.code === 'bad-request' || data.code === 'invalid-config' || data.code === 'bad-path'
+          ? 400
+          : data.code.startsWith('unknown') || data.code === 'not-found'
+            ? 404
+            : 500;
+      sendJson(res, status, { error: data });
+    }
+  }
+
+  async #mcpRequest(req: IncomingMessage, res: ServerResponse, profile: string): Promise<void> {
+    const gateway = this.#engine.gateway;
+    if (!gateway.view(profile)) {
+      sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: gateway.unknownProfileMessage(profile) } });
+      return;
+    }
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') {
+      const entry = this.#mcp.get(sid);
+      if (!entry || entry.profile !== profile) {
+        sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unknown or expired session; initialize again.' } });
+        return;
+      }
+      await entry.transport.handleRequest(req, res);
+      return;
+    }
+    if (req.method !== 'POST') {
+      sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Start a session with an initialize POST.' } });
+      return;
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.#mcp.set(id, { transport, profile });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.#mcp.delete(transport.sessionId);
+    };
+    await gateway.connect(profile, transport, { kind: 'http' });
+    await transport.handleRequest(req, res);
+    if (!transport.sessionId) await transport.close();
+  }
+
+  #static(pathname: string, res: ServerResponse): void {
+    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const file = path.resolve(RENDERER_DIR, rel);
+    const inside = file.startsWith(path.resolve(RENDERER_DIR) + path.sep);
+    let target = inside && existsSync(file) && statSync(file).isFile() ? file : undefined;
+    // Client-side routes fall back to the app shell.
+    if (!target && !path.extname(rel)) {
+      const index = path.join(RENDERER_DIR, 'index.html');
+      if (existsSync(index)) target = index;
+    }
+    if (!target) {
+      if (!existsSync(path.join(RENDERER_DIR, 'index.html'))) {
+        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('The Switchboard UI is not built yet: run `npm run build:renderer` (npm start does it for you).\n');
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Not found\n');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': MIME[path.extname(target)] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      ...(target.endsWith('.html')
+        ? {
+            'content-security-policy':
+              "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+            'cache-control': 'no-store',
+          }
+        : {}),
+    });
+    createReadStream(target).pipe(res);
+  }
+
+  async close(): Promise<void> {
+    for (const { transport } of this.#mcp.values()) await transport.close().catch(() => {});
+    this.#mcp.clear();
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+function unauthorized(res: ServerResponse): void {
+  sendJson(res, 401, {
+    error: { code: 'denied', message: 'Missing or wrong access token. Open the address `switchboard serve` printed (it carries the token).' },
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        reject(new SwitchboardError('bad-request', `The request body is larger than ${max} bytes.`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,222 @@
+// @ts-check
+// `switchboard shim --profile P [--home D]`: a stdio MCP server for one client, relayed as bytes
+// to the engine over its local socket. Plain JavaScript with no dependencies so that it starts
+// in tens of milliseconds (tsx alone costs ~200 ms here); the engine does the MCP work.
+//
+// The shim reads just enough of the traffic to survive an engine restart: the client's
+// `initialize` (replayed on reconnect so the new engine knows the client) and the ids of
+// requests still in flight (answered with an error when the engine dies). Responses from the
+// engine start with `{"jsonrpc":"2.0","id":…`, so their id is read without parsing the body.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, openSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/switchboard.mjs', import.meta.url));
+/** How long to wait for an engine that restarts by itself before starting one, in ms. */
+const SELF_RESTART_GRACE_MS = 2500;
+/** Give up reconnecting after this long, in ms. */
+const RECONNECT_DEADLINE_MS = 20_000;
+/** Client lines larger than this are relayed without looking for their id, in bytes. */
+const MAX_INSPECT_BYTES = 1 << 20;
+
+/** @param {string[]} argv */
+function parseArgs(argv) {
+  /** @type {{ profile?: string, home?: string }} */
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--profile') out.profile = argv[++i];
+    else if (a?.startsWith('--profile=')) out.profile = a.slice(10);
+    else if (a === '--home') out.home = argv[++i];
+    else if (a?.startsWith('--home=')) out.home = a.slice(7);
+  }
+  return out;
+}
+
+// Mirrors src-main/engine/home.ts (kept in sync by tests/shim/shim-paths.test.ts): the shim
+// cannot load TypeScript without paying tsx's start-up.
+/** @param {string | undefined} flag */
+export function resolveHomeForShim(flag, env = process.env, platform = process.platform) {
+  if (flag) return path.resolve(flag);
+  if (env.SWITCHBOARD_HOME) return path.resolve(env.SWITCHBOARD_HOME);
+  const userHome = env.HOME || env.USERPROFILE || os.homedir();
+  if (platform === 'darwin') return path.join(userHome, 'Library', 'Application Support', 'Switchboard');
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(userHome, 'AppData', 'Roaming'), 'Switchboard');
+  return path.join(env.XDG_CONFIG_HOME || path.join(userHome, '.config'), 'Switchboard');
+}
+
+/** @param {string} home */
+export function socketPathForShim(home, platform = process.platform) {
+  if (platform === 'win32') {
+    const h = createHash('sha256').update(home.toLowerCase()).digest('hex').slice(0, 16);
+    return `\\\\.\\pipe\\switchboard-${h}`;
+  }
+  const p = path.join(home, 'run', 'engine.sock');
+  if (Buffer.byteLength(p) <= 100) return p;
+  const h = createHash('sha256').update(home).digest('hex').slice(0, 12);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  const rt = process.env.XDG_RUNTIME_DIR;
+  const base = rt && Buffer.byteLength(rt) < 60 ? rt : os.tmpdir();
+  return path.join(base, `switchboard-${uid}-${h}`, 'engine.sock');
+}
+
+/** @param {string} message */
+function fail(message) {
+  process.stderr.write(`switchboard shim: ${message}\n`);
+  process.exit(2);
+}
+
+/** @param {string[]} argv */
+export async function runShim(argv) {
+  const args = parseArgs(argv);
+  if (!args.profile) fail('missing --profile NAME (the Switchboard profile this client uses)');
+  const home = resolveHomeForShim(args.home);
+  const sockPath = socketPathForShim(home);
+  const profile = /** @type {string} */ (args.profile);
+
+  /** @type {net.Socket | null} */
+  let sock = null;
+  /** Lines from the client not yet delivered to an engine. @type {Buffer[]} */
+  let queue = [];
+  let stdinEnded = false;
+  /** The client's initialize params, replayed on reconnect. @type {unknown} */
+  let initParams;
+  /** Ids of client requests awaiting an answer (JSON text of the id). @type {Set<string>} */
+  const inflight = new Set();
+  let partialIn = Buffer.alloc(0);
+  let partialOut = Buffer.alloc(0);
+  let engineStarted = false;
+
+  /** @param {Buffer} line */
+  function inspectClientLine(line) {
+    if (line.length > MAX_INSPECT_BYTES) return;
+    try {
+      const msg = JSON.parse(line.toString('utf8'));
+      if (msg && typeof msg === 'object' && 'id' in msg && 'method' in msg) {
+        inflight.add(JSON.stringify(msg.id));
+        if (msg.method === 'initialize') initParams = msg.params;
+      }
+    } catch {
+      // Not JSON: the engine answers it with a parse error.
+    }
+  }
+
+  /** @param {Buffer} line */
+  function inspectEngineLine(line) {
+    const head = line.subarray(0, 80).toString('utf8');
+    const m = /^\{"jsonrpc":"2\.0","id":("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|null)/.exec(head);
+    if (m && (line.includes('"result":') || line.includes('"error":'))) inflight.delete(m[1]);
+  }
+
+  /** Splits a stream into lines, calling fn on each complete one. Returns the remainder.
+   * @param {Buffer} carry @param {Buffer} chunk @param {(l: Buffer) => void} fn */
+  function eachLine(carry, chunk, fn) {
+    let buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    for (;;) {
+      const nl = buf.indexOf(10, start);
+      if (nl === -1) break;
+      fn(buf.subarray(start, nl));
+      start = nl + 1;
+    }
+    const rest = buf.subarray(start);
+    // Do not hold on to a huge partial line just to inspect it: keep at most the head.
+    return rest.length > MAX_INSPECT_BYTES ? Buffer.from(rest.subarray(0, 0)) : Buffer.from(rest);
+  }
+
+  process.stdin.on('data', (chunk) => {
+    partialIn = eachLine(partialIn, chunk, inspectClientLine);
+    if (sock && !sock.destroyed && sock.readyState === 'open') sock.write(chunk);
+    else queue.push(chunk);
+  });
+  process.stdin.on('end', () => {
+    stdinEnded = true;
+    if (sock) sock.end();
+    else process.exit(0);
+  });
+
+  function startEngine() {
+    if (engineStarted) return;
+    engineStarted = true;
+    const logDir = path.join(home, 'logs');
+    let out = /** @type {import('node:child_process').StdioOptions} */ ('ignore');
+    try {
+      mkdirSync(logDir, { recursive: true, mode: 0o700 });
+      const fd = openSync(path.join(logDir, 'engine.out.log'), 'a', 0o600);
+      out = ['ignore', fd, fd];
+    } catch {
+      // A home we cannot write to: the engine reports it itself.
+    }
+    const child = spawn(process.execPath, [BIN, 'engine', '--home', home], { detached: true, stdio: out, windowsHide: true });
+    child.unref();
+  }
+
+  /** @param {number} ms */
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  /** @returns {Promise<net.Socket | null>} */
+  function tryConnect() {
+    return new Promise((resolve) => {
+      const s = net.createConnection(sockPath);
+      s.once('connect', () => resolve(s));
+      s.once('error', () => resolve(null));
+    });
+  }
+
+  /** @param {boolean} resume */
+  async function connectLoop(resume) {
+    const t0 = Date.now();
+    let s = await tryConnect();
+    if (!s && !resume) startEngine();
+    while (!s) {
+      const waited = Date.now() - t0;
+      if (waited > RECONNECT_DEADLINE_MS) {
+        fail(`could not reach the Switchboard engine for ${home} (socket ${sockPath}); see ${path.join(home, 'logs', 'engine.out.log')}`);
+      }
+      if (resume && waited > SELF_RESTART_GRACE_MS) startEngine();
+      await sleep(resume ? 100 : 25);
+      s = await tryConnect();
+    }
+    return s;
+  }
+
+  /** @param {boolean} resume */
+  async function attach(resume) {
+    const s = await connectLoop(resume);
+    engineStarted = false;
+    const hello = resume && initParams !== undefined ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams } } : { kind: 'mcp', profile, v: 1 };
+    s.write(JSON.stringify(hello) + '\n');
+    s.setNoDelay(true);
+    sock = s;
+    for (const chunk of queue) s.write(chunk);
+    queue = [];
+    if (stdinEnded) s.end();
+    s.on('data', (chunk) => {
+      partialOut = eachLine(partialOut, chunk, inspectEngineLine);
+      process.stdout.write(chunk);
+    });
+    s.on('close', () => {
+      sock = null;
+      if (stdinEnded) {
+        process.exit(0);
+        return;
+      }
+      // The engine went away: answer what it will never answer, then find the next engine.
+      partialOut = Buffer.alloc(0);
+      for (const id of inflight) {
+        process.stdout.write(
+          `{"jsonrpc":"2.0","id":${id},"error":{"code":-32000,"message":"The Switchboard engine stopped during this request; it is restarting. Try again in a few seconds."}}\n`,
+        );
+      }
+      inflight.clear();
+      void attach(true);
+    });
+    s.on('error', () => {});
+  }
+
+  await attach(false);
+}
