@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   import: () => import('./commands/import.ts'),
   undo: () => import('./commands/undo.ts'),
   doctor: () => import('./commands/doctor.ts'),
+  secret: () => import('./commands/secret.ts'),
 };
 
 export const USAGE = `Usage: switchboard <command> [--home DIR]
@@ -32,6 +33,7 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   config get|set|unset PATH [JSON] read or change config.json (validated, atomic)
   connect CLIENT --profile P · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
   doctor                           check how each server's command resolves
+  secret set NAME · secret delete NAME   secrets for { "secret": NAME } values (value on stdin)
 
 Home: --home DIR, else $SWITCHBOARD_HOME, else ${defaultHome()}.
 `;

@@ -1,0 +1,32 @@
+// `switchboard doctor [--json]`: how each server's command resolves, and the state of each client.
+import { runDoctor } from '../../engine/clients/doctor.ts';
+import { parseFlags } from '../args.ts';
+import type { CliContext } from '../context.ts';
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { values } = parseFlags('doctor', args, { json: { type: 'boolean' } });
+  const r = await runDoctor({ home: ctx.home, env: ctx.env, platform: ctx.platform });
+  const failing = r.configProblems.length > 0 || r.servers.some((s) => !s.ok && !s.disabled);
+  if (values.json) {
+    ctx.stdout(JSON.stringify(r, null, 2) + '\n');
+    return failing ? 1 : 0;
+  }
+  const out: string[] = [`Config: ${r.configFile}`];
+  for (const p of r.configProblems) out.push(`  problem: ${p}`);
+  out.push('', 'Servers (local commands, resolved as the engine runs them):');
+  if (r.servers.length === 0) out.push('  (none)');
+  for (const s of r.servers) {
+    const mark = s.ok ? 'ok  ' : s.disabled ? 'off ' : 'FAIL';
+    out.push(`  ${mark} ${s.name}: ${s.command}${s.resolved ? ` → ${s.resolved}` : ''}${s.disabled ? ' (disabled)' : ''}`);
+    if (s.node) out.push(`       node: ${s.node.path ?? 'not found'}${s.node.version ? ` (${s.node.version})` : ''}`);
+    for (const a of s.advice) out.push(`       ${a}`);
+  }
+  out.push('', 'Clients:');
+  for (const c of r.clients) {
+    const state = c.installed ? (c.profiles.length ? `connected: ${c.profiles.join(', ')}` : 'installed, not connected') : 'not installed';
+    out.push(`  ${c.id.padEnd(15)} ${state}`, `  ${''.padEnd(15)} ${c.path}`);
+    if (c.problem) out.push(`  ${''.padEnd(15)} problem: ${c.problem}`);
+  }
+  ctx.stdout(out.join('\n') + '\n');
+  return failing ? 1 : 0;
+}

@@ -1,0 +1,77 @@
+// `switchboard import CLIENT [--apply] [--replace]`: copy a client's servers into config.json.
+// Without flags it is a dry run; applying it is the user's approval of those commands (SPEC §3).
+import { readFile } from 'node:fs/promises';
+import { PROFILE_NAME_RE, type ServerConfig } from '../../../src-shared/config/schema.ts';
+import { validateConfigText } from '../../../src-shared/config/validate.ts';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { assertInstalled, connectorFromArgs } from '../../engine/clients/client-lookup.ts';
+import { describeServer, planImport } from '../../engine/clients/import.ts';
+import { homePaths } from '../../engine/home.ts';
+import { parseFlags } from '../args.ts';
+import type { CliContext } from '../context.ts';
+
+async function existingServers(home: string): Promise<Record<string, ServerConfig>> {
+  const file = homePaths(home).config;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw err;
+  }
+  const v = validateConfigText(text);
+  if (!v.ok) {
+    throw new SwitchboardError('invalid-config', `${file} has problems, so Switchboard cannot tell which servers it already has. Fix them first:`, v.problems);
+  }
+  return v.config.servers;
+}
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseFlags('import', args, { apply: { type: 'boolean' }, replace: { type: 'boolean' } });
+  const c = connectorFromArgs('import', positionals, { home: ctx.home, env: ctx.env, platform: ctx.platform });
+  assertInstalled(c, 'There is nothing to import.');
+  const apply = values.apply === true || values.replace === true;
+  const clientServers = await c.readServers();
+  const plan = planImport(clientServers, await existingServers(ctx.home), c.spec.bareUrlTransport);
+
+  const lines: string[] = [`${c.displayName}: ${c.configPath()}`];
+  for (const item of plan.items) {
+    if (item.action === 'add') lines.push(`  + ${item.name}${item.name !== item.clientName ? ` (was "${item.clientName}")` : ''}: ${describeServer(item.config)}`);
+    else if (item.action === 'duplicate') lines.push(`  = ${item.clientName}: already in config.json as "${item.existing}"`);
+    else lines.push(`  ! ${item.clientName}: skipped, ${item.reason}`);
+  }
+  if (plan.items.length === 0) lines.push('  (no servers besides Switchboard\'s own entries)');
+  const count = Object.keys(plan.toAdd).length;
+
+  if (!apply) {
+    lines.push(
+      count
+        ? `Dry run: nothing was written. To add ${count === 1 ? 'this server' : `these ${count} servers`} to config.json: switchboard import ${c.id} --apply` +
+            ` (or --replace to also swap them in ${c.displayName} for one Switchboard entry).`
+        : 'Dry run: nothing to add.',
+    );
+    ctx.stdout(lines.join('\n') + '\n');
+    return 0;
+  }
+
+  if (count) await ctx.addServers(plan.toAdd);
+  lines.push(count ? `Added ${count} server${count === 1 ? '' : 's'} to config.json.` : 'Nothing new to add to config.json.');
+
+  if (values.replace) {
+    const covered = plan.items.filter((i) => i.action !== 'skip') as Extract<typeof plan.items[number], { action: 'add' | 'duplicate' }>[];
+    if (covered.length === 0) {
+      lines.push(`Nothing to replace in ${c.displayName}.`);
+    } else {
+      const profile = PROFILE_NAME_RE.test(c.id) ? c.id : 'imported';
+      await ctx.addProfile(profile, covered.map((i) => (i.action === 'add' ? i.name : i.existing)));
+      const out = await c.replace(covered.map((i) => i.clientName), profile, ctx.shimEntry(profile));
+      lines.push(
+        `Replaced ${covered.length} entr${covered.length === 1 ? 'y' : 'ies'} in ${out.path} with "switchboard-${profile}" (profile "${profile}").`,
+        ...(out.backup ? [`Backup of the previous file: ${out.backup}`] : []),
+        `Restart ${c.displayName} to pick it up. To restore its file: switchboard undo ${c.id} (config.json keeps the imported servers).`,
+      );
+    }
+  }
+  ctx.stdout(lines.join('\n') + '\n');
+  return 0;
+}

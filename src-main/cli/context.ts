@@ -1,0 +1,26 @@
+// What a CLI command gets from the dispatcher (main.ts). Commands print through it and never
+// touch process.* directly, so tests can run them in-process against a temp home.
+import type { ShimEntry } from '../engine/clients/shim-entry.ts';
+
+export interface CliContext {
+  /** The resolved Switchboard home (SPEC §2). */
+  home: string;
+  /** True when no --home / $SWITCHBOARD_HOME was given; client entries then omit --home. */
+  homeIsDefault: boolean;
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  /** The environment client paths are resolved from ($HOME, %APPDATA%, $XDG_CONFIG_HOME, PATH). */
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  /** The MCP server entry that launches the shim for a profile (see defaultShimEntry). */
+  shimEntry(profile: string): ShimEntry;
+  /** Profile names from the current config (for "unknown profile" errors). */
+  profiles(): Promise<string[]>;
+  /** Adds servers to config.json through the validated store; existing names are not overwritten. */
+  addServers(servers: Record<string, unknown>): Promise<void>;
+  /**
+   * Creates profile `name` over `servers`, or, when it exists, appends the servers it lacks.
+   * Used by `import --replace`; must validate and write atomically like addServers.
+   */
+  addProfile(name: string, servers: string[]): Promise<void>;
+}

@@ -1,0 +1,55 @@
+// Failures around client config files. The shared ErrorCode set is coarse on purpose; `reason`
+// lets the CLI and the UI tell these cases apart without parsing the sentence.
+import { SwitchboardError, type ErrorCode } from '../../../src-shared/errors.ts';
+
+export type ClientErrorReason =
+  | 'unknown-client'
+  | 'not-installed'
+  | 'unparseable'
+  | 'unsupported-layout'
+  | 'read-only'
+  | 'permission-denied'
+  | 'changed-during-write'
+  | 'verify-failed'
+  | 'nothing-to-undo'
+  | 'changed-since-write'
+  | 'cli-failed';
+
+const CODES: Record<ClientErrorReason, ErrorCode> = {
+  'unknown-client': 'not-found',
+  'not-installed': 'not-found',
+  unparseable: 'invalid-config',
+  'unsupported-layout': 'invalid-config',
+  'read-only': 'io-error',
+  'permission-denied': 'io-error',
+  'changed-during-write': 'io-error',
+  'verify-failed': 'io-error',
+  'nothing-to-undo': 'not-found',
+  'changed-since-write': 'io-error',
+  'cli-failed': 'upstream-error',
+};
+
+export class ClientFileError extends SwitchboardError {
+  constructor(
+    readonly reason: ClientErrorReason,
+    message: string,
+  ) {
+    super(CODES[reason], message);
+    this.name = 'ClientFileError';
+  }
+}
+
+/** Turns a Node file-system error into a sentence naming the file and what to do. */
+export function fsErrorToClientError(err: unknown, file: string, doing: string): Error {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new ClientFileError(
+      'permission-denied',
+      `Switchboard may not ${doing} ${file} (permission denied). Nothing was changed; check the file's and its folder's permissions.`,
+    );
+  }
+  if (code === 'EROFS') {
+    return new ClientFileError('read-only', `${file} is on a read-only disk; nothing was changed.`);
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -1,0 +1,284 @@
+// One MCP client's config file, seen as Switchboard's entries in it: status, connect,
+// disconnect, replace (import --replace) and undo. Every write goes through config-file-writer.
+import { execFile } from 'node:child_process';
+import { accessSync, constants as fsc, existsSync } from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual, promisify } from 'node:util';
+import { ClientFileError } from './client-errors.ts';
+import { CLIENT_IDS, CLIENT_SPECS, type ClientEnv, type ClientSpec } from './client-specs.ts';
+import { readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
+import { assertWritable, makeBackup, readClientFile, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
+import { readEntries, removeEntry, setEntry } from './json-entry-edit.ts';
+import type { ShimEntry } from './shim-entry.ts';
+import { readTomlEntries, removeTomlEntry, setTomlEntry } from './toml-entry-edit.ts';
+
+const run = promisify(execFile);
+
+export const ENTRY_PREFIX = 'switchboard-';
+
+export function entryName(profile: string): string {
+  return `${ENTRY_PREFIX}${profile}`;
+}
+
+export interface ConnectorOptions extends ClientEnv {
+  /** The Switchboard home: backups and write records live there. */
+  home: string;
+}
+
+export interface ConnectorStatus {
+  client: string;
+  profile: string;
+  path: string;
+  installed: boolean;
+  connected: boolean;
+  /** The entry is exactly what connect would write now. */
+  matches: boolean;
+  /** Someone else changed ('changed') or removed ('removed') the entry Switchboard wrote. */
+  drift: 'none' | 'changed' | 'removed';
+  /** Why the file could not be read, when it could not. */
+  problem?: string;
+}
+
+export interface WriteOutcome {
+  path: string;
+  /** False when the file already said what we wanted; nothing was written. */
+  changed: boolean;
+  backup: string | null;
+  via: 'file' | 'claude-cli';
+}
+
+/** Finds an executable on `env`'s PATH the way a shell would; null when absent. */
+export function findOnPath(name: string, e: ClientEnv): string | null {
+  const pth = e.platform === 'win32' ? path.win32 : path.posix;
+  const dirs = (e.env.PATH ?? e.env.Path ?? '').split(e.platform === 'win32' ? ';' : ':').filter(Boolean);
+  const exts = e.platform === 'win32' ? (e.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';') : [''];
+  for (const dir of dirs) {
+    for (const ext of exts) {
+      const candidate = pth.join(dir, name + ext.toLowerCase());
+      try {
+        accessSync(candidate, e.platform === 'win32' ? fsc.F_OK : fsc.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return null;
+}
+
+export class Connector {
+  constructor(
+    readonly spec: ClientSpec,
+    private readonly opts: ConnectorOptions,
+  ) {}
+
+  get id(): string {
+    return this.spec.id;
+  }
+
+  get displayName(): string {
+    return this.spec.displayName;
+  }
+
+  configPath(): string {
+    return this.spec.configPath(this.opts);
+  }
+
+  /** Folders checked to decide whether the client is installed (for "not installed" messages). */
+  installMarkers(): string[] {
+    return this.spec.installMarkers(this.opts);
+  }
+
+  installed(): boolean {
+    return this.installMarkers().some((m) => existsSync(m)) || (this.spec.cli !== undefined && this.cliPath() !== null);
+  }
+
+  private cliPath(): string | null {
+    return this.spec.cli ? findOnPath(this.spec.cli, this.opts) : null;
+  }
+
+  private entries(file: ClientFile): Record<string, unknown> {
+    const found =
+      this.spec.format === 'toml'
+        ? readTomlEntries(file.text, this.spec.container[0]!, file.path)
+        : readEntries(file.text, this.spec.container, file.path);
+    return found ?? {};
+  }
+
+  /** Every server entry in the client's file, ours included. Missing file → {}. */
+  async readServers(): Promise<Record<string, unknown>> {
+    return this.entries(await readClientFile(this.configPath()));
+  }
+
+  /** Profiles that have a `switchboard-<profile>` entry in the file. */
+  async connectedProfiles(): Promise<string[]> {
+    return Object.keys(await this.readServers())
+      .filter((n) => n.startsWith(ENTRY_PREFIX))
+      .map((n) => n.slice(ENTRY_PREFIX.length));
+  }
+
+  async status(profile: string, shim: ShimEntry): Promise<ConnectorStatus> {
+    const base = { client: this.id, profile, path: this.configPath(), installed: this.installed() };
+    let current: unknown;
+    try {
+      current = (await this.readServers())[entryName(profile)];
+    } catch (err) {
+      return { ...base, connected: false, matches: false, drift: 'none', problem: (err as Error).message };
+    }
+    const rec = (await readClientState(this.opts.home, this.id)).entries[profile];
+    const drift = !rec ? 'none' : current === undefined ? 'removed' : isDeepStrictEqual(current, rec.entry) ? 'none' : 'changed';
+    return {
+      ...base,
+      connected: current !== undefined,
+      matches: current !== undefined && isDeepStrictEqual(current, this.spec.entryFor(shim)),
+      drift,
+    };
+  }
+
+  private setText(file: ClientFile, name: string, entry: Record<string, unknown>): { text: string; created: EntryRecord['created'] } {
+    const layout = { eol: file.eol, indent: file.indent };
+    if (this.spec.format === 'toml') {
+      const created = this.entries(file)[name] === undefined && file.text.trim() === '' ? 'empty-file' : 'none';
+      return { text: setTomlEntry(file.text, this.spec.container[0]!, name, entry, layout, file.path), created };
+    }
+    return setEntry(file.text, this.spec.container, name, entry, layout, file.path);
+  }
+
+  private removeText(text: string, file: ClientFile, name: string, created: EntryRecord['created']): string {
+    if (this.spec.format === 'toml') return removeTomlEntry(text, this.spec.container[0]!, name, file.path);
+    return removeEntry(text, this.spec.container, name, file.path, created);
+  }
+
+  private verifier(file: ClientFile, expect: Record<string, unknown>): (text: string) => string | null {
+    return (text) => {
+      const got = this.entries({ ...file, text });
+      for (const [name, value] of Object.entries(expect)) {
+        if (value === undefined ? name in got : !isDeepStrictEqual(got[name], value)) {
+          return value === undefined ? `"${name}" is still there` : `the "${name}" entry is missing or different`;
+        }
+      }
+      return null;
+    };
+  }
+
+  /** Adds (or updates) `switchboard-<profile>`. */
+  async connect(profile: string, shim: ShimEntry): Promise<WriteOutcome> {
+    return this.apply({ add: { profile, shim }, remove: [] });
+  }
+
+  async disconnect(profile: string): Promise<WriteOutcome> {
+    return this.apply({ remove: [entryName(profile)] });
+  }
+
+  /** import --replace: drops `names` and adds `switchboard-<profile>` in one write. */
+  async replace(names: string[], profile: string, shim: ShimEntry): Promise<WriteOutcome> {
+    return this.apply({ add: { profile, shim }, remove: names });
+  }
+
+  private async apply(change: { add?: { profile: string; shim: ShimEntry }; remove: string[] }): Promise<WriteOutcome> {
+    const file = await readClientFile(this.configPath());
+    const state = await readClientState(this.opts.home, this.id);
+    const current = this.entries(file);
+    const addName = change.add ? entryName(change.add.profile) : null;
+    const addEntry = change.add ? this.spec.entryFor(change.add.shim) : null;
+    const toRemove = change.remove.filter((n) => n in current && n !== addName);
+    const needsAdd = addName !== null && !isDeepStrictEqual(current[addName], addEntry);
+    if (!needsAdd && toRemove.length === 0) {
+      return { path: file.path, changed: false, backup: null, via: 'file' };
+    }
+
+    const expect: Record<string, unknown> = {};
+    for (const n of toRemove) expect[n] = undefined;
+    if (addName) expect[addName] = addEntry;
+
+    const cli = this.cliPath();
+    let record: WriteRecord;
+    let created: EntryRecord['created'] = 'none';
+    if (cli) {
+      record = await this.applyWithCli(cli, file, toRemove, needsAdd && addName ? { name: addName, entry: addEntry! } : null, expect);
+    } else {
+      let text = file.text;
+      for (const n of toRemove) {
+        const profile = n.startsWith(ENTRY_PREFIX) ? n.slice(ENTRY_PREFIX.length) : null;
+        text = this.removeText(text, { ...file, text }, n, (profile && state.entries[profile]?.created) || 'none');
+      }
+      if (needsAdd && addName) {
+        const r = this.setText({ ...file, text }, addName, addEntry!);
+        text = r.text;
+        created = r.created;
+      }
+      record = await writeClientFile(file, text, { home: this.opts.home, client: this.id, verify: this.verifier(file, expect) });
+    }
+
+    const next: ClientState = { ...state, lastWrite: record, entries: { ...state.entries } };
+    for (const n of toRemove) if (n.startsWith(ENTRY_PREFIX)) delete next.entries[n.slice(ENTRY_PREFIX.length)];
+    if (change.add && needsAdd) {
+      const prev = state.entries[change.add.profile];
+      next.entries[change.add.profile] = { entry: addEntry, created: prev && current[addName!] !== undefined ? prev.created : created };
+    }
+    await writeClientState(this.opts.home, this.id, next);
+    return { path: file.path, changed: true, backup: record.backup, via: cli ? 'claude-cli' : 'file' };
+  }
+
+  private async applyWithCli(
+    cli: string,
+    file: ClientFile,
+    remove: string[],
+    add: { name: string; entry: unknown } | null,
+    expect: Record<string, unknown>,
+  ): Promise<WriteRecord> {
+    await assertWritable(file);
+    const backup = file.exists ? await makeBackup(file, this.opts.home, this.id) : null;
+    const env = this.opts.env;
+    const claude = async (args: string[]): Promise<void> => {
+      try {
+        await run(cli, args, { env, timeout: 30_000, windowsHide: true, shell: this.opts.platform === 'win32' && /\.(cmd|bat)$/i.test(cli) });
+      } catch (err) {
+        const e = err as { stderr?: string; message: string };
+        throw new ClientFileError('cli-failed', `"claude ${args.slice(0, 4).join(' ')}" failed: ${(e.stderr || e.message).trim()}`);
+      }
+    };
+    const existing = this.entries(file);
+    for (const n of remove) await claude(['mcp', 'remove', '--scope', 'user', n]);
+    if (add) {
+      if (add.name in existing) await claude(['mcp', 'remove', '--scope', 'user', add.name]);
+      await claude(['mcp', 'add-json', '--scope', 'user', add.name, JSON.stringify(add.entry)]);
+    }
+    const after = await readClientFile(file.path);
+    const problem = this.verifier(file, expect)(after.text);
+    if (problem) throw new ClientFileError('verify-failed', `Claude Code's CLI ran, but ${file.path} does not show the change: ${problem}`);
+    return { file: file.path, sha256: sha256(after.bytes), backup, time: new Date().toISOString() };
+  }
+
+  /** Restores the file from the backup taken before Switchboard's last write. */
+  async undo(): Promise<{ path: string; restoredFrom: string | null }> {
+    const state = await readClientState(this.opts.home, this.id);
+    if (!state.lastWrite) {
+      throw new ClientFileError('nothing-to-undo', `Switchboard has no write to ${this.displayName}'s config to undo.`);
+    }
+    await restoreBackup(state.lastWrite);
+    let present: Record<string, unknown> = {};
+    try {
+      present = await this.readServers();
+    } catch {
+      // The restored file may be one the user had broken before; the records just get cleared.
+    }
+    const entries = Object.fromEntries(
+      Object.entries(state.entries).filter(([profile, rec]) => isDeepStrictEqual(present[entryName(profile)], rec.entry)),
+    );
+    await writeClientState(this.opts.home, this.id, { entries });
+    return { path: state.lastWrite.file, restoredFrom: state.lastWrite.backup };
+  }
+}
+
+export function listConnectors(opts: ConnectorOptions): Connector[] {
+  return CLIENT_SPECS.map((s) => new Connector(s, opts));
+}
+
+export function getConnector(id: string, opts: ConnectorOptions): Connector {
+  const spec = CLIENT_SPECS.find((s) => s.id === id);
+  if (!spec) {
+    throw new ClientFileError('unknown-client', `"${id}" is not a client Switchboard knows. Known clients: ${CLIENT_IDS.join(', ')}.`);
+  }
+  return new Connector(spec, opts);
+}

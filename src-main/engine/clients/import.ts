@@ -1,0 +1,117 @@
+// Turns a client's server entries into Switchboard server configs, and plans what `import`
+// would add to config.json: our own entries skipped, duplicates skipped, name clashes suffixed.
+import { isDeepStrictEqual } from 'node:util';
+import { SERVER_NAME_RE, ServerConfig } from '../../../src-shared/config/schema.ts';
+import { ENTRY_PREFIX } from './connector.ts';
+
+export type ImportItem =
+  | { action: 'add'; clientName: string; name: string; config: ServerConfig }
+  | { action: 'duplicate'; clientName: string; existing: string; config: ServerConfig }
+  | { action: 'skip'; clientName: string; reason: string };
+
+export interface ImportPlan {
+  items: ImportItem[];
+  /** The servers to add, keyed by their new names. */
+  toAdd: Record<string, ServerConfig>;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function stringRecord(v: unknown): Record<string, string> | undefined {
+  if (!isObj(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) if (typeof val === 'string') out[k] = val;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Maps one client entry; null with a reason when it is not something Switchboard can run. */
+export function mapClientServer(raw: unknown, bareUrlTransport: 'http' | 'sse' = 'http'): { config: ServerConfig } | { reason: string } {
+  if (!isObj(raw)) return { reason: 'the entry is not an object' };
+  const out: Record<string, unknown> = {};
+  // Zed's older form nests the command: { "command": { "path", "args", "env" } }.
+  const nested = isObj(raw.command) ? raw.command : null;
+  const command = nested ? nested.path : raw.command;
+  const url = [raw.url, raw.serverUrl, raw.httpUrl].find((u) => typeof u === 'string') as string | undefined;
+  if (typeof command === 'string' && command !== '') {
+    out.command = command;
+    const args = nested ? nested.args : raw.args;
+    if (Array.isArray(args)) out.args = args.map(String);
+    const env = stringRecord(nested ? nested.env : raw.env);
+    if (env) out.env = env;
+    if (typeof raw.cwd === 'string' && raw.cwd) out.cwd = raw.cwd;
+  } else if (url) {
+    out.url = url;
+    const headers = stringRecord(raw.headers);
+    if (headers) out.headers = headers;
+    const type = String(raw.type ?? raw.transport ?? '').toLowerCase();
+    const transport =
+      type === 'sse' ? 'sse'
+      : type === 'http' || type === 'streamable-http' || type === 'streamablehttp' || typeof raw.httpUrl === 'string' ? 'http'
+      : bareUrlTransport;
+    if (transport === 'sse') out.transport = 'sse';
+  } else {
+    return { reason: 'it has neither a command nor a URL' };
+  }
+  if (raw.disabled === true || raw.enabled === false) out.disabled = true;
+  const parsed = ServerConfig.safeParse(out);
+  if (!parsed.success) return { reason: parsed.error.issues.map((i) => i.message).join('; ') };
+  return { config: parsed.data };
+}
+
+/** A valid server name for `name`: unsafe characters become "-", at most 64 characters. */
+export function safeServerName(name: string): string {
+  let s = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+|-+$/g, '').slice(0, 60);
+  if (!SERVER_NAME_RE.test(s)) s = `server${s ? `-${s}` : ''}`.slice(0, 60);
+  return s;
+}
+
+function sameServer(a: ServerConfig, b: ServerConfig): boolean {
+  if (a.command !== undefined) return a.command === b.command && isDeepStrictEqual(a.args ?? [], b.args ?? []);
+  return a.url !== undefined && a.url === b.url;
+}
+
+export function planImport(
+  clientServers: Record<string, unknown>,
+  existing: Record<string, ServerConfig>,
+  bareUrlTransport: 'http' | 'sse' = 'http',
+): ImportPlan {
+  const items: ImportItem[] = [];
+  const toAdd: Record<string, ServerConfig> = {};
+  for (const [clientName, raw] of Object.entries(clientServers)) {
+    if (clientName.startsWith(ENTRY_PREFIX)) continue;
+    const mapped = mapClientServer(raw, bareUrlTransport);
+    if ('reason' in mapped) {
+      items.push({ action: 'skip', clientName, reason: mapped.reason });
+      continue;
+    }
+    const config = mapped.config;
+    const dup = Object.entries({ ...existing, ...toAdd }).find(([, s]) => sameServer(s, config));
+    if (dup) {
+      items.push({ action: 'duplicate', clientName, existing: dup[0], config });
+      continue;
+    }
+    const base = safeServerName(clientName);
+    let name = base;
+    for (let n = 2; name in existing || name in toAdd; n++) name = `${base}-${n}`;
+    toAdd[name] = config;
+    items.push({ action: 'add', clientName, name, config });
+  }
+  return { items, toAdd };
+}
+
+/** One line per server as the dry run shows it: exact command and args, secret values hidden. */
+export function describeServer(c: ServerConfig): string {
+  const parts: string[] = [];
+  if (c.command !== undefined) {
+    parts.push(`command ${JSON.stringify(c.command)}`, `args ${JSON.stringify(c.args ?? [])}`);
+    if (c.cwd) parts.push(`cwd ${JSON.stringify(c.cwd)}`);
+    if (c.env) parts.push(`env ${Object.keys(c.env).join(', ')} (values copied as they are, not shown)`);
+  } else {
+    parts.push(`url ${c.url}`, `transport ${c.transport ?? 'http'}`);
+    if (c.headers) parts.push(`headers ${Object.keys(c.headers).join(', ')} (values copied as they are, not shown)`);
+  }
+  if (c.disabled) parts.push('disabled');
+  return parts.join('; ');
+}

@@ -1,0 +1,88 @@
+// Adds or removes one `[container.name]` table in a TOML file by editing only that table's lines.
+// smol-toml validates the file and renders our table's body; a full re-serialise would drop the
+// user's comments and layout.
+import { parse, stringify, TomlError } from 'smol-toml';
+import { ClientFileError } from './client-errors.ts';
+import type { Layout } from './json-entry-edit.ts';
+
+export function parseTomlDocument(text: string, file: string): Record<string, unknown> {
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof TomlError) {
+      throw new ClientFileError(
+        'unparseable',
+        `${file} is not valid TOML (line ${err.line}, column ${err.column}: ${err.message.split('\n')[0]}). Switchboard left it unchanged; fix that part and try again.`,
+      );
+    }
+    throw err;
+  }
+}
+
+export function readTomlEntries(text: string, container: string, file: string): Record<string, unknown> | undefined {
+  const doc = parseTomlDocument(text, file);
+  const c = doc[container];
+  // Plain objects (smol-toml builds null-prototype ones) so entries compare like JSON ones.
+  return c && typeof c === 'object' && !Array.isArray(c) ? (JSON.parse(JSON.stringify(c)) as Record<string, unknown>) : undefined;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Line range [start, end) of `[container.name]` and its sub-tables, or null. */
+function findTable(lines: string[], container: string, name: string): { start: number; end: number } | null {
+  const key = `(?:${escapeRe(name)}|"${escapeRe(name)}")`;
+  const ours = new RegExp(`^\\s*\\[\\s*${escapeRe(container)}\\s*\\.\\s*${key}\\s*(?:\\.[^\\]]*)?\\]\\s*(?:#.*)?$`);
+  const anyHeader = /^\s*\[/;
+  const start = lines.findIndex((l) => ours.test(l));
+  if (start < 0) return null;
+  let end = start + 1;
+  while (end < lines.length && !(anyHeader.test(lines[end]!) && !ours.test(lines[end]!))) end++;
+  return { start, end };
+}
+
+function splitLines(text: string): string[] {
+  return text.split(/(?<=\n)/);
+}
+
+function tableBlock(container: string, name: string, value: Record<string, unknown>, eol: string): string {
+  const body = stringify(value).trimEnd().split('\n').join(eol);
+  return `[${container}.${name}]${eol}${body}${eol}`;
+}
+
+export function setTomlEntry(text: string, container: string, name: string, value: Record<string, unknown>, layout: Layout, file: string): string {
+  const doc = parseTomlDocument(text, file);
+  const lines = splitLines(text);
+  const region = findTable(lines.map((l) => l.replace(/\r?\n$/, '')), container, name);
+  const block = tableBlock(container, name, value, layout.eol);
+  if (region) {
+    // Keep the blank lines that separated our table from the next one.
+    const tail = lines.slice(region.start, region.end);
+    let trailing = '';
+    while (tail.length > 1 && tail[tail.length - 1]!.trim() === '') trailing = tail.pop()! + trailing;
+    return lines.slice(0, region.start).join('') + block + trailing + lines.slice(region.end).join('');
+  }
+  const existing = (doc[container] as Record<string, unknown> | undefined)?.[name];
+  if (existing !== undefined) {
+    throw new ClientFileError(
+      'unsupported-layout',
+      `${file} defines ${container}.${name} in a form Switchboard does not edit (not as its own [${container}.${name}] table); remove it by hand and try again.`,
+    );
+  }
+  if (text === '') return block;
+  const sep = text.endsWith('\n') ? layout.eol : layout.eol + layout.eol;
+  return text + sep + block;
+}
+
+export function removeTomlEntry(text: string, container: string, name: string, file: string): string {
+  parseTomlDocument(text, file);
+  const lines = splitLines(text);
+  const region = findTable(lines.map((l) => l.replace(/\r?\n$/, '')), container, name);
+  if (!region) return text;
+  let start = region.start;
+  const end = region.end;
+  // Our connect appended "<blank line><table>" at the end; take that blank line with it.
+  if (end === lines.length && start > 0 && lines[start - 1]!.trim() === '') start--;
+  return lines.slice(0, start).join('') + lines.slice(end).join('');
+}

@@ -1,0 +1,164 @@
+// The client commands run in-process with a CliContext over a temp home; config.json edits go
+// straight to the file (the real context routes them through the engine's store).
+import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toErrorData } from '../../../src-shared/errors.ts';
+import type { CliContext } from '../../../src-main/cli/context.ts';
+import { run as connect } from '../../../src-main/cli/commands/connect.ts';
+import { run as disconnect } from '../../../src-main/cli/commands/disconnect.ts';
+import { run as importCmd } from '../../../src-main/cli/commands/import.ts';
+import { run as undo } from '../../../src-main/cli/commands/undo.ts';
+import { defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
+import { tempUser, type TempUser } from './helpers.ts';
+
+let u: TempUser;
+let out: string;
+let ctx: CliContext;
+
+function configFile(): string {
+  return path.join(u.sbHome, 'config.json');
+}
+
+function readConfig(): { servers: Record<string, unknown>; profiles: Record<string, { servers: string[] }> } {
+  return JSON.parse(readFileSync(configFile(), 'utf8'));
+}
+
+beforeEach(() => {
+  u = tempUser();
+  out = '';
+  mkdirSync(u.sbHome, { recursive: true });
+  writeFileSync(configFile(), JSON.stringify({ servers: { mem: { command: 'node', args: ['/opt/mcp/memory/dist/index.js'] } }, profiles: { demo: { servers: ['mem'] } } }, null, 2));
+  ctx = {
+    home: u.sbHome,
+    homeIsDefault: false,
+    stdout: (s) => void (out += s),
+    stderr: (s) => void (out += s),
+    env: u.env,
+    platform: 'linux',
+    shimEntry: (p) => defaultShimEntry(u.sbHome, false, p),
+    profiles: async () => Object.keys(readConfig().profiles),
+    addServers: async (servers) => {
+      const c = readConfig();
+      writeFileSync(configFile(), JSON.stringify({ ...c, servers: { ...c.servers, ...servers } }, null, 2));
+    },
+    addProfile: async (name, servers) => {
+      const c = readConfig();
+      const have = c.profiles[name]?.servers ?? [];
+      c.profiles[name] = { servers: [...have, ...servers.filter((s) => !have.includes(s))] };
+      writeFileSync(configFile(), JSON.stringify(c, null, 2));
+    },
+  };
+});
+afterEach(() => u.cleanup());
+
+async function fails(p: Promise<number>): Promise<{ code: string; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    return toErrorData(err);
+  }
+  throw new Error('expected the command to fail');
+}
+
+describe('connect / disconnect / undo commands', () => {
+  it('connects, disconnects and undoes with messages that say where', async () => {
+    const file = u.place('cursor', 'several-servers.json');
+    const original = readFileSync(file);
+    expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
+    expect(out).toContain(`Connected Cursor to profile "demo"`);
+    expect(out).toContain(file);
+    const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers['switchboard-demo'];
+    expect(entry).toEqual({ command: process.execPath, args: [expect.stringMatching(/bin[\\/]switchboard\.mjs$/), 'shim', '--profile', 'demo', '--home', u.sbHome] });
+    expect(path.isAbsolute(entry.args[0])).toBe(true);
+    expect(await disconnect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
+    expect(readFileSync(file).equals(original)).toBe(true);
+    expect(await undo(['cursor'], ctx)).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).mcpServers['switchboard-demo']).toBeDefined();
+  });
+
+  it('rejects an unknown client, listing the known ids', async () => {
+    const e = await fails(connect(['notepad', '--profile', 'demo'], ctx));
+    expect(e.message).toMatch(/"notepad" is not a client.*claude-desktop, cursor, vscode, claude-code, windsurf, lmstudio/);
+  });
+
+  it('rejects an unknown profile, listing the profiles, and writes nothing', async () => {
+    const file = u.place('cursor', 'several-servers.json');
+    const original = readFileSync(file);
+    const e = await fails(connect(['cursor', '--profile', 'nope'], ctx));
+    expect(e.code).toBe('unknown-profile');
+    expect(e.message).toContain('Profiles in config.json: demo');
+    expect(readFileSync(file).equals(original)).toBe(true);
+  });
+
+  it('refuses a client that is not installed unless --force, saying where it looked', async () => {
+    const e = await fails(connect(['windsurf', '--profile', 'demo'], ctx));
+    expect(e.message).toContain(path.join(u.userHome, '.codeium', 'windsurf'));
+    expect(e.message).toContain('--force');
+    expect(existsSync(path.join(u.userHome, '.codeium'))).toBe(false);
+    expect(await connect(['windsurf', '--profile', 'demo', '--force'], ctx)).toBe(0);
+    expect(existsSync(path.join(u.userHome, '.codeium', 'windsurf', 'mcp_config.json'))).toBe(true);
+  });
+
+  it('requires --profile and one client', async () => {
+    expect((await fails(connect(['cursor'], ctx))).code).toBe('bad-request');
+    expect((await fails(connect(['--profile', 'demo'], ctx))).code).toBe('bad-request');
+  });
+});
+
+describe('import command', () => {
+  it('dry run prints exact commands, hides secret values, and writes nothing', async () => {
+    u.place('claude-desktop', 'several-servers.json');
+    const before = readFileSync(configFile());
+    expect(await importCmd(['claude-desktop'], ctx)).toBe(0);
+    expect(out).toContain('+ filesystem: command "npx"; args ["-y","@modelcontextprotocol/server-filesystem","/Users/me/Desktop","/Users/me/My Documents"]');
+    expect(out).toContain('+ github: command "docker"');
+    expect(out).toContain('env GITHUB_PERSONAL_ACCESS_TOKEN (values copied as they are, not shown)');
+    expect(out).not.toContain('ghp_exampletoken123');
+    expect(out).toContain('+ linear: url https://mcp.linear.app/sse; transport sse');
+    expect(out).toContain('Dry run: nothing was written');
+    expect(readFileSync(configFile()).equals(before)).toBe(true);
+  });
+
+  it('--apply adds the servers with secrets as they were, skipping duplicates', async () => {
+    u.place('cursor', 'comments-trailing-commas.json');
+    expect(await importCmd(['cursor', '--apply'], ctx)).toBe(0);
+    const cfg = readConfig();
+    expect(cfg.servers['mem']).toBeDefined();
+    // "memory" runs the same command+args under another name in the client: not added twice.
+    expect(cfg.servers['memory']).toBeUndefined();
+    expect(out).toContain('= memory: already in config.json as "mem"');
+    expect(cfg.servers['weird-name']).toEqual({ command: 'uvx', args: ['mcp-server-time', '--local-timezone=Europe/Berlin'] });
+  });
+
+  it('--replace swaps the imported entries for one Switchboard entry, and undo restores the client file', async () => {
+    const file = u.place('claude-desktop', 'several-servers.json');
+    const original = readFileSync(file);
+    expect(await importCmd(['claude-desktop', '--replace'], ctx)).toBe(0);
+    const cfg = readConfig();
+    expect(cfg.servers['github']).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_exampletoken123' } });
+    expect(cfg.profiles['claude-desktop']!.servers.sort()).toEqual(['filesystem', 'github', 'linear']);
+    const client = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(client.mcpServers)).toEqual(['switchboard-claude-desktop']);
+    expect(client.globalShortcut).toBe('Ctrl+Space');
+    expect(client.preferences.unknownFutureKey).toEqual([1, 2, { x: null }]);
+    expect(readdirSync(path.join(u.sbHome, 'backups', 'claude-desktop'))).toHaveLength(1);
+    expect(await undo(['claude-desktop'], ctx)).toBe(0);
+    expect(readFileSync(file).equals(original)).toBe(true);
+  });
+
+  it('a name clash with a different server gets a suffix', async () => {
+    const c = readConfig();
+    writeFileSync(configFile(), JSON.stringify({ ...c, servers: { ...c.servers, github: { url: 'https://other.example/mcp' } } }));
+    u.place('claude-desktop', 'several-servers.json');
+    await importCmd(['claude-desktop', '--apply'], ctx);
+    expect(readConfig().servers['github-2']).toMatchObject({ command: 'docker' });
+    expect(readConfig().servers['github']).toEqual({ url: 'https://other.example/mcp' });
+  });
+
+  it('refuses an unparseable client file and a client that is not installed', async () => {
+    u.place('cursor', 'invalid.json');
+    expect((await fails(importCmd(['cursor'], ctx))).message).toMatch(/not valid JSON \(line 4, column 5/);
+    expect((await fails(importCmd(['lmstudio'], ctx))).message).toMatch(/LM Studio does not seem to be installed/);
+  });
+});
