@@ -21,6 +21,7 @@ import { SocketServer } from './api/socket-server.ts';
 import { ControlHandler } from './api/control-handlers.ts';
 import { HttpServer } from './http/http-server.ts';
 import { ensureHome, homePaths, type HomePaths } from './home.ts';
+import { FileSecretStore, type SecretStore } from './secrets/secret-store.ts';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -102,6 +103,7 @@ export class Engine {
   readonly runs: RunStore;
   readonly sandbox: SandboxPool;
   readonly control: ControlHandler;
+  readonly secrets: SecretStore;
   socket!: SocketServer;
   http: HttpServer | null = null;
   readonly startedAt = new Date().toISOString();
@@ -124,9 +126,11 @@ export class Engine {
     this.audit = AuditLog.open(paths.auditDir, { onError: (e) => this.#log(`audit log: ${e.message}`) });
     this.runs = RunStore.open(paths.runsDir, { onError: (e) => this.#log(`run history: ${e.message}`) });
     this.sandbox = new SandboxPool();
+    this.secrets = new FileSecretStore(paths.secretsFile);
     let gateway!: Gateway;
     this.supervisor = new Supervisor({
       logsDir: paths.logsDir,
+      resolveSecret: (name) => this.secrets.get(name),
       clientInfo: { name: 'switchboard', version: VERSION },
       onServerRequest: async (server, request, extra) =>
         (await gateway.serverRequest(server, request as ServerRequest, extra.signal, extra.calls)) as Record<string, unknown>,
@@ -259,7 +263,7 @@ export class Engine {
       servers,
       profiles,
       config: this.config.status,
-      secrets: { store: 'none' },
+      secrets: { store: this.secrets.kind },
       clients: [...this.gateway.sessions].map((s) => ({
         id: s.id,
         name: s.clientName,
