@@ -1,0 +1,322 @@
+// Runs code-mode code in sandbox workers (worker_threads, one QuickJS run at a time each) and
+// answers their tool calls through the engine's SandboxHost. Workers are kept warm so a run
+// does not pay start-up; one that does not stop in time is terminated and replaced, which never
+// harms the engine.
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_BUDGETS, type ResolvedBudgets } from '../../../src-shared/config/schema.ts';
+import { normalizeCode } from '../../../src-shared/codemode/normalize-code.ts';
+import type { RunOutcome } from '../../../src-shared/codemode/result-text.ts';
+import type { LogLine, RunErrorKind } from '../../../src-shared/records.ts';
+import type { FromWorker, HostReply, HostRequest, RunFailure, RunMessage, ToWorker, WorkerData, WorkerResult } from './sandbox-protocol.ts';
+
+export interface SandboxRunRequest {
+  code: string;
+  budgets: ResolvedBudgets;
+  /** Code global name → its method names, already sanitised (names.ts). */
+  globals: Record<string, string[]>;
+}
+
+export interface SandboxHost {
+  /** One tool call from code; `signal` fires when the run ends before the call does. */
+  callTool(
+    global: string,
+    method: string,
+    args: unknown,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+  search(query: string, limit?: number): Promise<unknown>;
+  describe(names: string[]): Promise<string>;
+}
+
+export type SandboxOutcome = RunOutcome;
+
+export interface SandboxPoolOptions {
+  /** Warm workers kept ready. Defaults to 1; busier engines start more on demand. */
+  size?: number;
+}
+
+/**
+ * How long a worker gets, past its deadline or a cancellation, to stop by itself before it is
+ * terminated, in milliseconds. Covers compiling a module for an unusual memory cap.
+ */
+const STOP_GRACE_MS = 2000;
+const WORKER_URL = new URL('./sandbox-worker-bootstrap.mjs', import.meta.url);
+/** A safety net for the worker's own JS heap (QuickJS memory is capped separately, per run). */
+const WORKER_HEAP_MB = 1024;
+
+interface ActiveRun {
+  runId: number;
+  onMessage(msg: FromWorker): void;
+  onCrash(err: Error): void;
+}
+
+class PooledWorker {
+  readonly worker: Worker;
+  readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  readonly ready: Promise<void>;
+  isReady = false;
+  dead = false;
+  run: ActiveRun | undefined;
+
+  constructor(onGone: (w: PooledWorker) => void) {
+    const data: WorkerData = { stopFlag: this.stopFlag.buffer as SharedArrayBuffer, warmMemoryMb: DEFAULT_BUDGETS.memoryMb };
+    this.worker = new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    this.worker.unref();
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.worker.on('message', (msg: FromWorker) => {
+        if (msg.type === 'ready') {
+          this.isReady = true;
+          resolve();
+        } else if (this.run && 'runId' in msg && msg.runId === this.run.runId) {
+          this.run.onMessage(msg);
+        }
+      });
+      const gone = (err: Error): void => {
+        reject(err);
+        if (this.dead) return;
+        this.dead = true;
+        this.run?.onCrash(err);
+        onGone(this);
+      };
+      this.worker.on('error', gone);
+      this.worker.on('exit', (code) => gone(new Error(`the sandbox worker exited (code ${code})`)));
+    });
+    // A worker that fails to start is noticed by whoever awaits `ready`.
+    this.ready.catch(() => {});
+  }
+
+  post(msg: ToWorker): void {
+    if (!this.dead) this.worker.postMessage(msg);
+  }
+
+  kill(): void {
+    if (this.dead) return;
+    this.dead = true;
+    void this.worker.terminate();
+  }
+}
+
+function failure(kind: RunErrorKind, message: string, hint?: string): SandboxOutcome {
+  return { ok: false, kind, message, ...(hint ? { hint } : {}), logs: [], calls: 0 };
+}
+
+export class SandboxPool {
+  readonly #size: number;
+  /** Workers not running anything (ready or still starting). */
+  readonly #idle: PooledWorker[] = [];
+  readonly #all = new Set<PooledWorker>();
+  #nextRunId = 0;
+  #disposed = false;
+
+  constructor(opts: SandboxPoolOptions = {}) {
+    this.#size = Math.max(1, opts.size ?? 1);
+    for (let i = 0; i < this.#size; i++) this.#idle.push(this.#spawn());
+  }
+
+  #spawn(): PooledWorker {
+    const w = new PooledWorker((gone) => this.#forget(gone));
+    this.#all.add(w);
+    return w;
+  }
+
+  /** Drops a dead worker and keeps the warm count up. */
+  #forget(w: PooledWorker): void {
+    this.#all.delete(w);
+    const i = this.#idle.indexOf(w);
+    if (i >= 0) this.#idle.splice(i, 1);
+    if (!this.#disposed && this.#idle.length < this.#size && this.#all.size < this.#size) this.#idle.push(this.#spawn());
+  }
+
+  #retire(w: PooledWorker): void {
+    w.kill();
+    this.#forget(w);
+  }
+
+  async #acquire(): Promise<PooledWorker> {
+    for (;;) {
+      const readyIndex = this.#idle.findIndex((w) => w.isReady);
+      const w = readyIndex >= 0 ? this.#idle.splice(readyIndex, 1)[0]! : (this.#idle.shift() ?? this.#spawn());
+      try {
+        await w.ready;
+      } catch {
+        if (this.#disposed) throw new Error('the sandbox pool is shut down');
+        continue;
+      }
+      if (!w.dead) return w;
+    }
+  }
+
+  #release(w: PooledWorker): void {
+    w.run = undefined;
+    // Idle warm workers must not keep a short-lived process (such as `switchboard exec`) alive.
+    w.worker.unref();
+    if (w.dead) return;
+    if (this.#disposed || this.#idle.length >= this.#size) this.#retire(w);
+    else this.#idle.push(w);
+  }
+
+  async run(req: SandboxRunRequest, host: SandboxHost, signal?: AbortSignal): Promise<SandboxOutcome> {
+    if (this.#disposed) return failure('aborted', 'the engine is shutting down');
+    const bytes = Buffer.byteLength(req.code, 'utf8');
+    if (bytes > req.budgets.maxSourceBytes) {
+      return failure(
+        'budget',
+        `the code is ${bytes} bytes, more than the ${req.budgets.maxSourceBytes} bytes allowed`,
+        'Send shorter code, or raise budgets.maxSourceBytes for this profile.',
+      );
+    }
+    const normalized = normalizeCode(req.code);
+    if (!normalized.ok) return failure('syntax', normalized.message);
+    if (signal?.aborted) return failure('aborted', 'the run was cancelled before it started');
+
+    const w = await this.#acquire();
+    if (signal?.aborted) {
+      this.#release(w);
+      return failure('aborted', 'the run was cancelled before it started');
+    }
+    const msg: RunMessage = {
+      type: 'run',
+      runId: ++this.#nextRunId,
+      forms: normalized.forms,
+      likelyForm: normalized.likelyForm,
+      fenceLanguage: normalized.fenceLanguage,
+      budgets: req.budgets,
+      globals: req.globals,
+    };
+    return this.#start(w, msg, host, signal);
+  }
+
+  #start(w: PooledWorker, msg: RunMessage, host: SandboxHost, signal: AbortSignal | undefined): Promise<SandboxOutcome> {
+    const { runId, budgets } = msg;
+    const logs: LogLine[] = [];
+    const controllers = new Map<number, AbortController>();
+    let calls = 0;
+    let settled = false;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    return new Promise<SandboxOutcome>((resolve) => {
+      const finish = (outcome: { ok: true; value: unknown; returnedUndefined: boolean } | RunFailure): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(watchdog);
+        signal?.removeEventListener('abort', onAbort);
+        // Calls still pending when the run ends are cancelled (seed, "The sandbox").
+        for (const c of controllers.values()) c.abort(new Error('the run ended'));
+        controllers.clear();
+        resolve({ ...outcome, logs, calls } as SandboxOutcome);
+      };
+
+      /** Asks the worker to stop; if it cannot within the grace period, it is terminated. */
+      const stopWorker = (): void => {
+        Atomics.store(w.stopFlag, 0, runId);
+        w.post({ type: 'stop', runId });
+        drainTimer ??= setTimeout(() => {
+          if (w.run?.runId === runId) this.#retire(w);
+        }, STOP_GRACE_MS);
+      };
+
+      const onAbort = (): void => {
+        finish({ ok: false, kind: 'aborted', message: 'the run was cancelled' });
+        stopWorker();
+      };
+
+      // The worker enforces timeoutMs itself; this catches a worker stuck where QuickJS cannot
+      // interrupt it.
+      const watchdog = setTimeout(() => {
+        finish({
+          ok: false,
+          kind: 'timeout',
+          message: `the run took longer than ${budgets.timeoutMs} ms`,
+          hint: 'Do less per run, or raise budgets.timeoutMs for this profile.',
+        });
+        this.#retire(w);
+      }, budgets.timeoutMs + STOP_GRACE_MS);
+
+      const answer = (callId: number, request: HostRequest): void => {
+        const controller = new AbortController();
+        controllers.set(callId, controller);
+        if (request.kind === 'tool') calls++;
+        void perform(host, request, controller.signal).then((reply) => {
+          controllers.delete(callId);
+          if (!settled && w.run?.runId === runId) w.post({ type: 'reply', runId, callId, reply });
+        });
+      };
+
+      w.run = {
+        runId,
+        onMessage: (m) => {
+          if (m.type === 'log') {
+            if (!settled) logs.push(m.line);
+          } else if (m.type === 'call') {
+            if (!settled) answer(m.callId, m.request);
+          } else if (m.type === 'done') {
+            clearTimeout(drainTimer);
+            finish(fromWorker(m.result));
+            if (m.result.poisoned) {
+              this.#retire(w);
+            } else {
+              this.#release(w);
+            }
+          }
+        },
+        onCrash: (err) => {
+          clearTimeout(drainTimer);
+          const outOfMemory = /memory/i.test(err.message);
+          finish({
+            ok: false,
+            kind: outOfMemory ? 'memory' : 'runtime',
+            message: outOfMemory ? 'the sandbox ran out of memory' : `the sandbox stopped unexpectedly: ${err.message}`,
+          });
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      w.worker.ref();
+      w.post(msg);
+    });
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    const all = [...this.#all];
+    this.#idle.length = 0;
+    this.#all.clear();
+    for (const w of all) w.run?.onCrash(new Error('the engine is shutting down'));
+    await Promise.all(all.map((w) => (w.dead ? undefined : ((w.dead = true), w.worker.terminate()))));
+  }
+}
+
+function fromWorker(r: WorkerResult): { ok: true; value: unknown; returnedUndefined: boolean } | RunFailure {
+  if (!r.ok) {
+    const { ok, kind, message, line, column, hint } = r;
+    return { ok, kind, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}), ...(hint ? { hint } : {}) };
+  }
+  if (r.json === undefined) return { ok: true, value: undefined, returnedUndefined: true };
+  return { ok: true, value: JSON.parse(r.json), returnedUndefined: false };
+}
+
+function toJson(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+async function perform(host: SandboxHost, request: HostRequest, signal: AbortSignal): Promise<HostReply> {
+  try {
+    switch (request.kind) {
+      case 'tool': {
+        let args: unknown;
+        try {
+          args = JSON.parse(request.argsJson);
+        } catch {
+          return { ok: false, message: 'the arguments are not valid JSON' };
+        }
+        const r = await host.callTool(request.global, request.method, args, signal);
+        return r.ok ? { ok: true, json: toJson(r.value) } : { ok: false, message: r.message };
+      }
+      case 'search':
+        return { ok: true, json: toJson(await host.search(request.query, request.limit)) };
+      case 'describe':
+        return { ok: true, json: toJson(await host.describe(request.names)) };
+    }
+  } catch (err) {
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,58 @@
+// A sandbox worker thread: runs one code-mode run at a time in QuickJS and asks the pool for
+// everything else over its port. Started through sandbox-worker-bootstrap.mjs.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { FromWorker, HostReply, ToWorker, WorkerData } from './sandbox-protocol.ts';
+import { SandboxRunner } from './sandbox-runner.ts';
+
+const port = parentPort!;
+const data = workerData as WorkerData;
+const stopFlag = new Int32Array(data.stopFlag);
+const runner = new SandboxRunner();
+
+let current: { runId: number; replies: Map<number, (r: HostReply) => void>; onStop: Set<() => void> } | undefined;
+let nextCallId = 0;
+
+function send(msg: FromWorker): void {
+  port.postMessage(msg);
+}
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.type === 'run') {
+    void start(msg);
+  } else if (current && msg.runId === current.runId) {
+    if (msg.type === 'reply') {
+      const resolve = current.replies.get(msg.callId);
+      current.replies.delete(msg.callId);
+      resolve?.(msg.reply);
+    } else {
+      for (const cb of [...current.onStop]) cb();
+    }
+  }
+});
+
+async function start(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
+  const run = { runId: msg.runId, replies: new Map<number, (r: HostReply) => void>(), onStop: new Set<() => void>() };
+  current = run;
+  const result = await runner.run(msg, {
+    request(request) {
+      const callId = ++nextCallId;
+      return new Promise<HostReply>((resolve) => {
+        run.replies.set(callId, resolve);
+        send({ type: 'call', runId: run.runId, callId, request });
+      });
+    },
+    log(line) {
+      send({ type: 'log', runId: run.runId, line });
+    },
+    stopRequested: () => Atomics.load(stopFlag, 0) === run.runId,
+    onStopRequest(cb) {
+      run.onStop.add(cb);
+      return () => run.onStop.delete(cb);
+    },
+  });
+  current = undefined;
+  send({ type: 'done', runId: msg.runId, result });
+}
+
+await runner.warm(data.warmMemoryMb);
+send({ type: 'ready' });

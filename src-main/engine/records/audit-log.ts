@@ -1,0 +1,57 @@
+// The audit log (SPEC §6): one entry per tool call, direct or from code, newest first.
+import type { AuditEntry, AuditQuery } from '../../../src-shared/records.ts';
+import { newRecordId } from './record-id.ts';
+import { parseTime, timeOf } from './record-time.ts';
+import { currentSecrets, redactDeep } from './redact.ts';
+import { SegmentLog, type RecordStoreOptions } from './segment-log.ts';
+
+/** Default cap of the audit folder, in bytes (50 MB). */
+export const DEFAULT_AUDIT_MAX_BYTES = 50 * 1024 * 1024;
+
+export type AuditLogOptions = RecordStoreOptions;
+
+export class AuditLog {
+  readonly #log: SegmentLog<AuditEntry>;
+
+  private constructor(log: SegmentLog<AuditEntry>) {
+    this.#log = log;
+  }
+
+  static open(dir: string, opts: AuditLogOptions = {}): AuditLog {
+    const log = SegmentLog.open<AuditEntry>(dir, {
+      maxBytes: opts.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES,
+      segmentBytes: opts.segmentBytes,
+      onError: opts.onError,
+      prepare: (r) => redactDeep(r, currentSecrets(opts)),
+      tags: ['profile', 'server', 'client', 'outcome'],
+      index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, e.client, e.outcome] }),
+      searchText: (e) => [e.tool, e.server, e.client],
+    });
+    return new AuditLog(log);
+  }
+
+  /** Stores one entry (redacted, with an id when it has none). Never throws. */
+  append(entry: AuditEntry): void {
+    this.#log.append({ ...entry, id: entry.id ?? newRecordId() });
+  }
+
+  /** Entries matching `q`, newest first (50 unless `q.limit` says otherwise). */
+  list(q: AuditQuery = {}): AuditEntry[] {
+    return this.#log.query({
+      tags: { profile: q.profile, server: q.server, client: q.client, outcome: q.outcome },
+      since: parseTime(q.since),
+      until: parseTime(q.until),
+      text: q.text || undefined,
+      before: q.before,
+      limit: q.limit,
+    });
+  }
+
+  count(): number {
+    return this.#log.count();
+  }
+
+  dispose(): void {
+    this.#log.dispose();
+  }
+}

@@ -1,0 +1,76 @@
+// The run history (SPEC §6): one record per `execute` run, newest first.
+import type { RunQuery, RunRecord } from '../../../src-shared/records.ts';
+import { newRecordId } from './record-id.ts';
+import { parseTime, timeOf } from './record-time.ts';
+import { currentSecrets, redactDeep } from './redact.ts';
+import { SegmentLog, type RecordStoreOptions } from './segment-log.ts';
+
+/** Default cap of the runs folder, in bytes (200 MB). */
+export const DEFAULT_RUNS_MAX_BYTES = 200 * 1024 * 1024;
+
+export type RunStoreOptions = RecordStoreOptions;
+
+export class RunStore {
+  readonly #log: SegmentLog<RunRecord>;
+
+  private constructor(log: SegmentLog<RunRecord>) {
+    this.#log = log;
+  }
+
+  static open(dir: string, opts: RunStoreOptions = {}): RunStore {
+    const log = SegmentLog.open<RunRecord>(dir, {
+      maxBytes: opts.maxBytes ?? DEFAULT_RUNS_MAX_BYTES,
+      segmentBytes: opts.segmentBytes,
+      onError: opts.onError,
+      prepare: (r) => redactDeep(r, currentSecrets(opts)),
+      tags: ['profile', 'client', 'outcome'],
+      index: (r) => ({ id: r.id, time: timeOf(r.time), tags: [r.profile, r.client, r.error?.kind ?? 'ok'] }),
+      searchText: (r) => [r.code, resultText(r.result), r.error?.message ?? ''],
+    });
+    return new RunStore(log);
+  }
+
+  /** A new run id: 16 characters, sortable by time. */
+  newId(): string {
+    return newRecordId();
+  }
+
+  /** Stores a finished run (redacted). Never throws. */
+  append(rec: RunRecord): void {
+    this.#log.append(rec);
+  }
+
+  get(id: string): RunRecord | undefined {
+    return this.#log.get(id);
+  }
+
+  /** Runs matching `q`, newest first (50 unless `q.limit` says otherwise). */
+  list(q: RunQuery = {}): RunRecord[] {
+    return this.#log.query({
+      tags: { profile: q.profile, client: q.client, outcome: q.outcome },
+      since: parseTime(q.since),
+      until: parseTime(q.until),
+      text: q.text || undefined,
+      before: q.before,
+      limit: q.limit,
+    });
+  }
+
+  count(): number {
+    return this.#log.count();
+  }
+
+  dispose(): void {
+    this.#log.dispose();
+  }
+}
+
+function resultText(result: unknown): string {
+  if (result === undefined) return '';
+  if (typeof result === 'string') return result;
+  try {
+    return JSON.stringify(result) ?? '';
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,587 @@
+// An append-only store of JSON records in newline-delimited segment files, capped by size.
+//
+// Layout of a store folder (owner-only, 0700):
+//   000000000001.ndjson        one record per line, oldest segment first
+//   000000000001.idx.json      the in-memory index of a sealed segment, written once when the
+//                              segment is sealed, so that opening 100,000 records parses ~8 MB
+//                              of numbers and ids instead of ~150 MB of records
+//   000000000002.ndjson        the active segment: the only one written, scanned on open
+//
+// The index files are a cache: one that is missing, unreadable or does not match its segment's
+// size is rebuilt by scanning that segment, so a crash at any point loses at most the line being
+// written. Writing is synchronous so a record is on its way to disk before `append` returns, and
+// never rewrites existing data: the active segment's fd stays open in append mode.
+import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { ensurePrivateDir } from '../home.ts';
+import { GONE, RecordIndex, UNWRITTEN } from './record-index.ts';
+
+const SEGMENT_NAME = /^(\d{12})\.ndjson$/;
+const INDEX_VERSION = 2;
+const NEWLINE = 0x0a;
+
+/** What the in-memory index keeps of one record: enough to filter and page without reading it. */
+export interface IndexFields {
+  id: string;
+  /** Milliseconds since the epoch. */
+  time: number;
+  /** Values of the store's tag fields, in the order of `SegmentLogOptions.tags`. */
+  tags: string[];
+}
+
+export interface SegmentLogOptions<R> {
+  /** Total bytes on disk (segments and their index files) beyond which the oldest segments are deleted. */
+  maxBytes: number;
+  /** Size in bytes at which a new segment is started. Defaults to 4 MB, or a quarter of `maxBytes` when that is smaller. */
+  segmentBytes?: number;
+  /** Names of the string fields kept in memory for filtering, e.g. `['profile', 'client', 'outcome']`. */
+  tags: readonly string[];
+  /** The index fields of a record. */
+  index: (rec: R) => IndexFields;
+  /** Turns a record into what is stored (redaction); its failure is reported like a lost write. */
+  prepare?: (rec: R) => R;
+  /** The texts a `text` query searches, case-insensitively. */
+  searchText: (rec: R) => string[];
+  /** Told of a lost write once, then again only after a write has succeeded in between. */
+  onError?: (err: Error) => void;
+  /** Records the disk refused are kept in memory (until restart) up to this many bytes. Defaults to 8 MB. */
+  maxUnwrittenBytes?: number;
+}
+
+/** What the audit log and the run store take when opened. */
+export interface RecordStoreOptions {
+  /** Bytes on disk beyond which the oldest records are deleted. Defaults: audit 50 MB, runs 200 MB. */
+  maxBytes?: number;
+  /** Size of one segment file, in bytes. Defaults to 4 MB (a quarter of `maxBytes` when that is smaller). */
+  segmentBytes?: number;
+  /** Told once when records stop reaching the disk, and again only after one has in between. */
+  onError?: (err: Error) => void;
+  /** Secret values to redact, asked at each append so a changed secret applies at once. */
+  secrets?: () => readonly string[];
+}
+
+export interface LogQuery {
+  /** Tag name → required value. */
+  tags?: Record<string, string | undefined>;
+  /** Milliseconds since the epoch, inclusive. */
+  since?: number;
+  until?: number;
+  /** Case-insensitive substring of any of the record's `searchText`. */
+  text?: string;
+  /** Only records older than the one with this id. */
+  before?: string;
+  /** Defaults to 50; at most 10,000. */
+  limit?: number;
+}
+
+interface Segment {
+  seq: number;
+  /** Bytes of complete lines; anything past this in the file is a torn line to cut off. */
+  bytes: number;
+  indexBytes: number;
+  /** Not ours to append to (unreadable on open, or changed behind our back): writing moves on to a new segment. */
+  frozen?: boolean;
+}
+
+const DEFAULT_SEGMENT_BYTES = 4 * 1024 * 1024;
+const DEFAULT_UNWRITTEN_BYTES = 8 * 1024 * 1024;
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 10_000;
+
+export class SegmentLog<R> {
+  readonly #dir: string;
+  readonly #opts: SegmentLogOptions<R>;
+  readonly #segmentBytes: number;
+  readonly #maxUnwritten: number;
+  readonly #index: RecordIndex;
+  /** Lines the disk refused, by position. */
+  readonly #unwritten = new Map<number, string>();
+  #segments: Segment[] = [];
+  /** Position of the active segment's first record: no earlier record can be in it. */
+  #activeFirst = 0;
+  #fd: number | undefined;
+  /** The active file may hold bytes past `bytes` (a torn line or a half-failed write). */
+  #mustTruncate = false;
+  #failing = false;
+  #unwrittenBytes = 0;
+  #disposed = false;
+
+  private constructor(dir: string, opts: SegmentLogOptions<R>) {
+    this.#dir = dir;
+    this.#opts = opts;
+    this.#segmentBytes = Math.max(1, opts.segmentBytes ?? Math.min(DEFAULT_SEGMENT_BYTES, Math.floor(opts.maxBytes / 4)));
+    this.#maxUnwritten = opts.maxUnwrittenBytes ?? DEFAULT_UNWRITTEN_BYTES;
+    this.#index = new RecordIndex(opts.tags.length);
+  }
+
+  /** Opens (or starts) the store in `dir`. Never throws for I/O: an unreadable folder opens empty and the first failed write is reported. */
+  static open<R>(dir: string, opts: SegmentLogOptions<R>): SegmentLog<R> {
+    const log = new SegmentLog<R>(dir, opts);
+    log.#load();
+    return log;
+  }
+
+  /** Appends one record. Never throws: a lost write goes to `onError` and the record stays readable until restart. */
+  append(rec: R): void {
+    if (this.#disposed) return;
+    let line: string;
+    let fields: IndexFields;
+    try {
+      const stored = this.#opts.prepare ? this.#opts.prepare(rec) : rec;
+      line = JSON.stringify(stored) + '\n';
+      fields = this.#opts.index(stored);
+    } catch (err) {
+      this.#report(err);
+      return;
+    }
+    const tags = fields.tags.map((t) => this.#index.code(t));
+    try {
+      const { seg, off, len } = this.#write(Buffer.from(line));
+      this.#index.add(seg, off, len, fields.id, fields.time, tags);
+      this.#failing = false;
+    } catch (err) {
+      const p = this.#index.add(UNWRITTEN, 0, 0, fields.id, fields.time, tags);
+      this.#unwritten.set(p, line);
+      this.#unwrittenBytes += line.length;
+      this.#report(err);
+    }
+    this.#enforceCaps();
+  }
+
+  get(id: string): R | undefined {
+    const p = this.#index.find(id);
+    if (p === undefined) return undefined;
+    const reader = new Reader(this.#dir, this.#index, this.#unwritten);
+    try {
+      const line = reader.line(p, false);
+      return line === undefined ? undefined : parse<R>(line);
+    } finally {
+      reader.close();
+    }
+  }
+
+  /** Records matching `q`, newest first. */
+  query(q: LogQuery): R[] {
+    const limit = Number.isFinite(q.limit) ? Math.min(Math.max(0, Math.floor(q.limit!)), MAX_LIMIT) : DEFAULT_LIMIT;
+    const index = this.#index;
+    const tagFilters: [number, number][] = [];
+    for (const [name, value] of Object.entries(q.tags ?? {})) {
+      if (value === undefined) continue;
+      const t = this.#opts.tags.indexOf(name);
+      if (t < 0) throw new Error(`Unknown tag "${name}"`);
+      const code = index.codeOf(value);
+      if (code === undefined) return []; // a value no record has
+      tagFilters.push([t, code]);
+    }
+    let end = index.end;
+    let beforeId: string | undefined;
+    if (q.before !== undefined) {
+      const anchor = index.find(q.before);
+      // An anchor no longer held (dropped by the cap) still pages, by id order.
+      if (anchor !== undefined) end = anchor;
+      else beforeId = q.before;
+    }
+    const needle = q.text ? q.text.toLowerCase() : undefined;
+    const escapedNeedle = needle ? JSON.stringify(needle).slice(1, -1) : undefined;
+    const out: R[] = [];
+    const reader = new Reader(this.#dir, index, this.#unwritten);
+    try {
+      scan: for (let p = end - 1; p >= index.start && out.length < limit; p--) {
+        if (index.seg(p) === GONE) continue;
+        if (q.since !== undefined && index.time(p) < q.since) continue;
+        if (q.until !== undefined && index.time(p) > q.until) continue;
+        for (const [t, code] of tagFilters) if (index.tag(p, t) !== code) continue scan;
+        if (beforeId !== undefined && !(index.id(p) < beforeId)) continue;
+        const line = reader.line(p, needle !== undefined);
+        if (line === undefined) continue;
+        if (needle !== undefined) {
+          // Cheap test on the raw line first; a field's text appears in it verbatim or JSON-escaped.
+          const raw = line.toLowerCase();
+          if (!raw.includes(needle) && !raw.includes(escapedNeedle!)) continue;
+          const rec = parse<R>(line);
+          if (rec === undefined || !this.#opts.searchText(rec).some((s) => s.toLowerCase().includes(needle))) continue;
+          out.push(rec);
+        } else {
+          const rec = parse<R>(line);
+          if (rec !== undefined) out.push(rec);
+        }
+      }
+    } finally {
+      reader.close();
+    }
+    return out;
+  }
+
+  count(): number {
+    return this.#index.size;
+  }
+
+  /** Bytes the store holds on disk (segments and index files). */
+  diskBytes(): number {
+    return this.#segments.reduce((n, s) => n + s.bytes + s.indexBytes, 0);
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#closeFd();
+  }
+
+  // ---- opening -------------------------------------------------------------------------------
+
+  #load(): void {
+    try {
+      ensurePrivateDir(this.#dir);
+    } catch {
+      // A read-only home still lets us read what is there; the first write reports the problem.
+    }
+    let names: string[];
+    try {
+      names = readdirSync(this.#dir);
+    } catch {
+      return;
+    }
+    const seqs = names.flatMap((n) => {
+      const m = SEGMENT_NAME.exec(n);
+      return m ? [Number(m[1])] : [];
+    });
+    seqs.sort((a, b) => a - b);
+    // Leftovers of a crash mid-write or mid-drop: half-written index files, indexes without a segment.
+    const known = new Set(seqs);
+    for (const n of names) {
+      const idx = /^(\d{12})\.idx\.json$/.exec(n);
+      if (n.endsWith('.tmp') || (idx && !known.has(Number(idx[1])))) {
+        try {
+          unlinkSync(path.join(this.#dir, n));
+        } catch {
+          // read-only home: harmless, they are ignored anyway
+        }
+      }
+    }
+    for (const [k, seq] of seqs.entries()) {
+      const isActive = k === seqs.length - 1;
+      const seg: Segment = { seq, bytes: 0, indexBytes: 0 };
+      if (isActive) this.#activeFirst = this.#index.end;
+      if (isActive || !this.#readIndex(seg)) this.#scanSegment(seg, isActive);
+      this.#segments.push(seg);
+    }
+    this.#enforceCaps();
+  }
+
+  /** Loads a sealed segment's index file into memory; false when it is missing or stale. */
+  #readIndex(seg: Segment): boolean {
+    let idx: IndexFile;
+    let text: string;
+    try {
+      text = readFileSync(this.#indexPath(seg.seq), 'utf8');
+      idx = JSON.parse(text) as IndexFile;
+      const size = statSync(this.#segmentPath(seg.seq)).size;
+      const n = idx.id.length;
+      const valid =
+        idx.v === INDEX_VERSION && idx.bytes === size && sameList(idx.tags, this.#opts.tags) &&
+        idx.off.length === n && idx.len.length === n && idx.time.length === n && idx.codes.length === n * idx.tags.length;
+      if (!valid) return false;
+    } catch {
+      return false;
+    }
+    const nTags = idx.tags.length;
+    // The file's own string table maps onto ours once, not once per record.
+    const map = idx.strings.map((str) => this.#index.code(str));
+    const tags = new Array<number>(nTags);
+    for (let k = 0; k < idx.id.length; k++) {
+      for (let t = 0; t < nTags; t++) tags[t] = map[idx.codes[k * nTags + t]!]!;
+      this.#index.add(seg.seq, idx.off[k]!, idx.len[k]!, idx.id[k]!, idx.time[k]!, tags);
+    }
+    seg.bytes = idx.bytes;
+    seg.indexBytes = Buffer.byteLength(text);
+    return true;
+  }
+
+  #scanSegment(seg: Segment, isActive: boolean): void {
+    let buf: Buffer;
+    try {
+      buf = readFileSync(this.#segmentPath(seg.seq));
+    } catch {
+      // Unreadable now is not empty: never append to (or truncate) what we could not see.
+      seg.frozen = true;
+      try {
+        seg.bytes = statSync(this.#segmentPath(seg.seq)).size;
+      } catch {
+        // gone or not even stat-able: counts as nothing on disk
+      }
+      return;
+    }
+    const first = this.#index.end;
+    let start = 0;
+    while (start < buf.length) {
+      const nl = buf.indexOf(NEWLINE, start);
+      if (nl < 0) break; // a torn last line: cut off before the next write
+      const rec = parse<R>(buf.toString('utf8', start, nl));
+      if (rec !== undefined) {
+        try {
+          const f = this.#opts.index(rec);
+          this.#index.add(seg.seq, start, nl + 1 - start, f.id, f.time, f.tags.map((t) => this.#index.code(t)));
+        } catch {
+          // A line that is JSON but not a record of ours is skipped like a torn one.
+        }
+      }
+      start = nl + 1;
+    }
+    seg.bytes = start;
+    if (isActive) {
+      this.#mustTruncate = start < buf.length;
+    } else {
+      // A sealed segment never grows again, so its torn tail (if any) counts as data.
+      seg.bytes = buf.length;
+      this.#writeIndex(seg, first);
+    }
+  }
+
+  // ---- writing -------------------------------------------------------------------------------
+
+  #write(buf: Buffer): { seg: number; off: number; len: number } {
+    // A second try only follows a segment found changed behind our back; a third would mean a bug.
+    for (let attempt = 0; ; attempt++) {
+      let active = this.#segments.at(-1);
+      if (!active || active.frozen || (active.bytes > 0 && active.bytes + buf.length > this.#segmentBytes)) {
+        if (active && !active.frozen) this.#seal(active);
+        active = { seq: (active?.seq ?? 0) + 1, bytes: 0, indexBytes: 0 };
+        this.#segments.push(active);
+        this.#activeFirst = this.#index.end;
+      }
+      if (this.#fd === undefined && !this.#openActive(active)) {
+        if (attempt >= 2) throw new Error(`Segment files in ${this.#dir} keep changing while the log writes to them.`);
+        continue;
+      }
+      const off = active.bytes;
+      try {
+        let done = 0;
+        while (done < buf.length) done += writeSync(this.#fd!, buf, done, buf.length - done);
+      } catch (err) {
+        // Part of the line may be on disk: reopen and cut back to the last whole line next time.
+        this.#closeFd();
+        this.#mustTruncate = true;
+        throw err;
+      }
+      active.bytes += buf.length;
+      return { seg: active.seq, off, len: buf.length };
+    }
+  }
+
+  /** Opens the active segment for appending; false (and the segment frozen) when its file is not as we left it. */
+  #openActive(active: Segment): boolean {
+    // Tightening an existing folder is done (best effort) on open; here only create a missing one.
+    mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    const file = this.#segmentPath(active.seq);
+    const fd = openSync(file, 'a', 0o600);
+    try {
+      const st = fstatSync(fd);
+      // Never chmod or truncate what is not our own plain file (a link to /dev/full, say).
+      if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file.`), { code: 'EFTYPE' });
+      if (st.size > active.bytes && this.#mustTruncate) {
+        ftruncateSync(fd, active.bytes); // our own torn line
+      } else if (st.size !== active.bytes) {
+        // Someone else's bytes: leave them be and write elsewhere.
+        active.frozen = true;
+        active.bytes = st.size;
+        closeSync(fd);
+        return false;
+      }
+      if (process.platform !== 'win32') fchmodSync(fd, 0o600);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    this.#fd = fd;
+    this.#mustTruncate = false;
+    return true;
+  }
+
+  #seal(seg: Segment): void {
+    this.#closeFd();
+    this.#writeIndex(seg, Math.max(this.#activeFirst, this.#index.start));
+  }
+
+  /** Best effort: without an index file the segment is scanned on the next open. */
+  #writeIndex(seg: Segment, from: number): void {
+    const index = this.#index;
+    const nTags = this.#opts.tags.length;
+    const file: IndexFile = { v: INDEX_VERSION, bytes: seg.bytes, tags: [...this.#opts.tags], strings: [], off: [], len: [], id: [], time: [], codes: [] };
+    const local = new Map<number, number>();
+    for (let p = from; p < index.end; p++) {
+      if (index.seg(p) !== seg.seq) continue;
+      file.off.push(index.off(p));
+      file.len.push(index.len(p));
+      file.id.push(index.id(p));
+      file.time.push(index.time(p));
+      for (let t = 0; t < nTags; t++) {
+        const code = index.tag(p, t);
+        let c = local.get(code);
+        if (c === undefined) {
+          c = file.strings.length;
+          file.strings.push(index.string(code));
+          local.set(code, c);
+        }
+        file.codes.push(c);
+      }
+    }
+    const text = JSON.stringify(file);
+    const target = this.#indexPath(seg.seq);
+    const tmp = `${target}.${process.pid}.tmp`;
+    try {
+      writeFileSync(tmp, text, { mode: 0o600 });
+      renameSync(tmp, target);
+      seg.indexBytes = Buffer.byteLength(text);
+    } catch {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // nothing was written
+      }
+    }
+  }
+
+  #enforceCaps(): void {
+    while (this.diskBytes() > this.#opts.maxBytes && this.#segments.length > 1) {
+      const seg = this.#segments.shift()!;
+      for (const file of [this.#segmentPath(seg.seq), this.#indexPath(seg.seq)]) {
+        try {
+          unlinkSync(file);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#report(err);
+        }
+      }
+      // Records the disk refused in between go too: they are older than everything kept.
+      this.#index.dropFrontWhile((p) => {
+        const s = this.#index.seg(p);
+        if (s === UNWRITTEN) this.#forgetUnwritten(p);
+        return s === seg.seq || s >= GONE;
+      });
+    }
+    while (this.#unwrittenBytes > this.#maxUnwritten && this.#unwritten.size > 0) {
+      const oldest = this.#unwritten.keys().next().value!;
+      this.#forgetUnwritten(oldest);
+      this.#index.markGone(oldest);
+    }
+  }
+
+  #forgetUnwritten(p: number): void {
+    const line = this.#unwritten.get(p);
+    if (line === undefined) return;
+    this.#unwritten.delete(p);
+    this.#unwrittenBytes -= line.length;
+  }
+
+  #report(err: unknown): void {
+    if (this.#failing) return;
+    this.#failing = true;
+    try {
+      this.#opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+    } catch {
+      // The caller's handler must not turn a lost record into a crash.
+    }
+  }
+
+  #closeFd(): void {
+    if (this.#fd === undefined) return;
+    try {
+      closeSync(this.#fd);
+    } catch {
+      // already gone
+    }
+    this.#fd = undefined;
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  #segmentPath(seq: number): string {
+    return path.join(this.#dir, `${String(seq).padStart(12, '0')}.ndjson`);
+  }
+
+  #indexPath(seq: number): string {
+    return path.join(this.#dir, `${String(seq).padStart(12, '0')}.idx.json`);
+  }
+}
+
+/** Columns, not one object per record: flat arrays of numbers parse fast and leave little garbage. */
+interface IndexFile {
+  v: number;
+  /** Size of the segment the index describes; any other size means it is stale. */
+  bytes: number;
+  tags: string[];
+  /** Tag values, referred to by `codes`. */
+  strings: string[];
+  off: number[];
+  len: number[];
+  id: string[];
+  time: number[];
+  /** `tags.length` codes per record, into `strings`. */
+  codes: number[];
+}
+
+/** Reads record lines for one query, keeping files open (or a whole segment, when scanning) until `close`. */
+class Reader {
+  readonly #dir: string;
+  readonly #index: RecordIndex;
+  readonly #unwritten: Map<number, string>;
+  readonly #fds = new Map<number, number>();
+  #scanSeq = -1;
+  #scanBuf: Buffer | undefined;
+
+  constructor(dir: string, index: RecordIndex, unwritten: Map<number, string>) {
+    this.#dir = dir;
+    this.#index = index;
+    this.#unwritten = unwritten;
+  }
+
+  line(p: number, scanning: boolean): string | undefined {
+    const e = { seg: this.#index.seg(p), off: this.#index.off(p), len: this.#index.len(p) };
+    if (e.seg === UNWRITTEN) return this.#unwritten.get(p)?.slice(0, -1);
+    if (e.seg === GONE) return undefined;
+    try {
+      if (scanning) {
+        // A text search reads many neighbours: one read per segment beats one per record.
+        if (this.#scanSeq !== e.seg) {
+          this.#scanBuf = readFileSync(path.join(this.#dir, `${String(e.seg).padStart(12, '0')}.ndjson`));
+          this.#scanSeq = e.seg;
+        }
+        return this.#scanBuf!.toString('utf8', e.off, e.off + e.len - 1);
+      }
+      let fd = this.#fds.get(e.seg);
+      if (fd === undefined) {
+        fd = openSync(path.join(this.#dir, `${String(e.seg).padStart(12, '0')}.ndjson`), 'r');
+        this.#fds.set(e.seg, fd);
+      }
+      const buf = Buffer.allocUnsafe(e.len);
+      const n = readSync(fd, buf, 0, e.len, e.off);
+      return buf.toString('utf8', 0, Math.max(0, n - 1));
+    } catch {
+      // A segment deleted behind our back: the record is gone, the rest still lists.
+      return undefined;
+    }
+  }
+
+  close(): void {
+    for (const fd of this.#fds.values()) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+    this.#fds.clear();
+    this.#scanBuf = undefined;
+  }
+}
+
+function parse<R>(line: string): R | undefined {
+  try {
+    return JSON.parse(line) as R;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameList(a: unknown, b: readonly string[]): boolean {
+  return Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,0 +1,114 @@
+// The text `execute` hands back for a run (seed "Results", SPEC §5). Pure.
+import { MAX_LOG_BYTES } from '../config/schema.ts';
+import type { LogLine, RunErrorKind } from '../records.ts';
+
+/** Why a run failed: its kind, message, place in the code as sent (from 1) and a hint. */
+export interface RunFailureInfo {
+  kind: RunErrorKind;
+  message: string;
+  line?: number;
+  column?: number;
+  hint?: string;
+}
+
+/** How a run ended, as the sandbox reports it and the text below is made from. */
+export type RunOutcome = ({ ok: true; value: unknown; returnedUndefined: boolean } | ({ ok: false } & RunFailureInfo)) & {
+  logs: LogLine[];
+  calls: number;
+};
+
+/** The last log line of a run whose console output went over MAX_LOG_BYTES. */
+export const LOG_CUT_NOTE = `further console output was dropped: logs are capped at ${MAX_LOG_BYTES / 1024} KB; log less, or return the data instead`;
+
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** Cuts text to at most `budget` UTF-8 bytes without splitting a character. */
+export function cutToBytes(s: string, budget: number): string {
+  if (utf8Bytes(s) <= budget) return s;
+  let end = Math.min(s.length, budget);
+  while (end > 0 && utf8Bytes(s.slice(0, end)) > budget) end = Math.floor(end * 0.9);
+  return dropLoneHighSurrogate(s.slice(0, end));
+}
+
+function dropLoneHighSurrogate(s: string): string {
+  const last = s.charCodeAt(s.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? s.slice(0, -1) : s;
+}
+
+/**
+ * Keeps console output within `maxBytes` (each line counts its text plus a newline). A run cut
+ * here ends with one LOG_CUT_NOTE line, which is not counted.
+ */
+export function capLogs(lines: readonly LogLine[], maxBytes: number = MAX_LOG_BYTES): LogLine[] {
+  const kept: LogLine[] = [];
+  let used = 0;
+  let cut = false;
+  for (const line of lines) {
+    if (line.text === LOG_CUT_NOTE) {
+      cut = true;
+      continue;
+    }
+    if (cut) continue;
+    const size = utf8Bytes(line.text) + 1;
+    if (used + size <= maxBytes) {
+      kept.push(line);
+      used += size;
+      continue;
+    }
+    const room = maxBytes - used - 1;
+    if (room > 0) kept.push({ level: line.level, text: cutToBytes(line.text, room) });
+    cut = true;
+  }
+  if (cut) kept.push({ level: 'warn', text: LOG_CUT_NOTE });
+  return kept;
+}
+
+export function formatLogs(lines: readonly LogLine[]): string {
+  return capLogs(lines)
+    .map((l) => (l.level === 'log' ? l.text : `[${l.level}] ${l.text}`))
+    .join('\n');
+}
+
+export const UNDEFINED_RESULT = 'undefined (the function returned nothing)';
+
+/** The `Result:` body: pretty JSON, cut to maxResultChars with a note asking for less. */
+export function formatResultValue(value: unknown, returnedUndefined: boolean, maxResultChars: number): string {
+  if (returnedUndefined) return UNDEFINED_RESULT;
+  const json = JSON.stringify(value, null, 2) ?? 'null';
+  if (json.length <= maxResultChars) return json;
+  return (
+    dropLoneHighSurrogate(json.slice(0, maxResultChars)) +
+    `\n… [result cut at ${maxResultChars} of ${json.length} characters; return a smaller result, such as fewer items or only the fields you need]`
+  );
+}
+
+export interface RunText {
+  text: string;
+  isError: boolean;
+}
+
+export function formatRunText(outcome: RunOutcome, maxResultChars: number): RunText {
+  const logs = outcome.logs.length > 0 ? `Logs:\n${formatLogs(outcome.logs)}` : '';
+  if (outcome.ok) {
+    const result = `Result:\n${formatResultValue(outcome.value, outcome.returnedUndefined, maxResultChars)}`;
+    return { text: logs ? `${logs}\n\n${result}` : result, isError: false };
+  }
+  let head = `${outcome.kind}: ${outcome.message}`;
+  if (outcome.line !== undefined) {
+    head += outcome.column !== undefined ? ` (line ${outcome.line}, column ${outcome.column})` : ` (line ${outcome.line})`;
+  }
+  if (outcome.hint) head += `\nHint: ${outcome.hint}`;
+  return { text: logs ? `${head}\n\n${logs}` : head, isError: true };
+}

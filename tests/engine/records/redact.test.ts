@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { looksLikeToken, redactDeep, redactSecrets, tokenLikeValues } from '../../../src-main/engine/records/redact.ts';
+
+describe('redactSecrets', () => {
+  it('replaces every occurrence of each secret, the longest first', () => {
+    expect(redactSecrets('a=abcd1234 b=abcd1234xyz', ['abcd1234', 'abcd1234xyz'])).toBe('a=[redacted] b=[redacted]');
+  });
+
+  it('also finds a secret JSON-escaped or URL-encoded', () => {
+    const secret = 'pa"ss/wo rd';
+    expect(redactSecrets(JSON.stringify({ k: secret }), [secret])).toBe('{"k":"[redacted]"}');
+    expect(redactSecrets(`https://x.test/?p=${encodeURIComponent(secret)}`, [secret])).toBe('https://x.test/?p=[redacted]');
+  });
+
+  it('treats secret characters literally, not as a pattern', () => {
+    expect(redactSecrets('cost: $1.00 (a+b)*', ['$1.00 (a+b)*'])).toBe('cost: [redacted]');
+    expect(redactSecrets('xxxxxxxx', ['x.*x'])).toBe('xxxxxxxx');
+  });
+
+  it('ignores empty and very short secret values', () => {
+    expect(redactSecrets('on and on', ['', 'on', '   '])).toBe('on and on');
+  });
+
+  it('redacts well-known token shapes it was not told about, and keeps ordinary text', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    const text = `gh ghp_0123456789abcdefghijABCDEFGHIJ sk sk-ant-api03-abcdefghijklmnopqrstuv aws AKIAIOSFODNN7EXAMPLE jwt ${jwt} header Authorization: Bearer abcdefghijklmnop123`;
+    expect(redactSecrets(text, [])).toBe('gh [redacted] sk [redacted] aws [redacted] jwt [redacted] header Authorization: Bearer [redacted]');
+    const plain = 'task-list of 20 skills, bearer bonds, github_pat is a name';
+    expect(redactSecrets(plain, [])).toBe(plain);
+  });
+});
+
+describe('redactDeep', () => {
+  it('redacts strings at any depth, keys included, without changing the input', () => {
+    const input = { a: ['x topsecret', { topsecret: 1, n: 2, ok: true, nil: null }], b: 'fine' };
+    const copy = structuredClone(input);
+    expect(redactDeep(input, ['topsecret'])).toEqual({ a: ['x [redacted]', { '[redacted]': 1, n: 2, ok: true, nil: null }], b: 'fine' });
+    expect(input).toEqual(copy);
+  });
+
+  it('survives cycles', () => {
+    const a: Record<string, unknown> = { s: 'topsecret' };
+    a.self = a;
+    const out = redactDeep(a, ['topsecret']) as Record<string, unknown>;
+    expect(out.s).toBe('[redacted]');
+    expect(out.self).toBe(out);
+  });
+});
+
+describe('tokenLikeValues', () => {
+  it('takes values named like secrets or shaped like tokens, and the token after an auth scheme', () => {
+    const found = tokenLikeValues({
+      Authorization: 'Bearer abc123def456',
+      GITHUB_TOKEN: 'tok1',
+      RANDOM: 'Zx81kq0Pw2mM7n4bVt',
+      LOG_LEVEL: 'debug',
+      HOME_DIR: '/home/user/projects2025abc',
+      URL: 'https://example.com/a1b2c3d4e5f6',
+      PORT: '8080',
+    });
+    expect(found.sort()).toEqual(['Bearer abc123def456', 'Zx81kq0Pw2mM7n4bVt', 'abc123def456', 'tok1'].sort());
+  });
+
+  it('does not call short or plain values tokens', () => {
+    expect(looksLikeToken('MODE', 'production')).toBe(false);
+    expect(looksLikeToken('API_KEY', 'abc')).toBe(false);
+  });
+});

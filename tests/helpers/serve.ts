@@ -1,0 +1,45 @@
+// A real `switchboard serve` on a temp home, on any free port, stopped after the test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { BIN } from './home.ts';
+
+export interface Served {
+  url: string;
+  token: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function serve(home: string, extraEnv: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--home', home, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...extraEnv },
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (c) => (err += c));
+  const line = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const m = /Switchboard is running: (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  const u = new URL(line);
+  const token = new URLSearchParams(u.hash.slice(1)).get('token')!;
+  return {
+    url: `${u.protocol}//${u.host}`,
+    token,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
