@@ -1,13 +1,23 @@
 #!/usr/bin/env node
 // Entry point of the `switchboard` command. The shim is plain JavaScript so that it starts in
-// tens of milliseconds; everything else is TypeScript loaded through tsx.
+// tens of milliseconds. Everything else runs from a bundle of the TypeScript sources, rebuilt
+// when they change (scripts/bundle.mjs); tsx is the fallback when the bundle cannot be built.
 const command = process.argv[2];
 if (command === 'shim') {
   const { runShim } = await import('../src-main/shim/shim.mjs');
   await runShim(process.argv.slice(3));
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { main } = await import('../src-main/cli/main.ts');
+  /** @type {(argv: string[]) => Promise<number>} */
+  let main;
+  try {
+    const { ensureBundle } = await import('../scripts/bundle.mjs');
+    const bundle = await ensureBundle();
+    ({ main } = await import(new URL(`file://${bundle}`).href));
+  } catch (err) {
+    if (process.env.SWITCHBOARD_DEBUG) console.error('switchboard: running from source:', err);
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import('../src-main/cli/main.ts'));
+  }
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -4,12 +4,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { APP_BIN } from '../engine/app-root.ts';
 import type { ControlClient, ControlMethod, ControlParams, ControlResult, ControlResponse } from '../../src-shared/api.ts';
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import type { HomePaths } from '../engine/home.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/switchboard.mjs', import.meta.url));
+const BIN = APP_BIN;
 
 export class SocketControlClient implements ControlClient {
   readonly #sock: net.Socket;

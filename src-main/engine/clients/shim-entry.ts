@@ -1,6 +1,6 @@
 // The command a client runs to reach a profile: always absolute paths, so it works from any
 // working folder and without the client's PATH (GUI apps on macOS get a minimal one).
-import { fileURLToPath } from 'node:url';
+import { APP_BIN } from '../app-root.ts';
 
 export interface ShimEntry {
   command: string;
@@ -8,7 +8,7 @@ export interface ShimEntry {
 }
 
 /** bin/switchboard.mjs of this checkout, resolved from this file's location. */
-export const CHECKOUT_BIN = fileURLToPath(new URL('../../../bin/switchboard.mjs', import.meta.url));
+export const CHECKOUT_BIN = APP_BIN;
 
 /** CliContext.shimEntry for a checkout: absolute node + absolute bin script. */
 export function defaultShimEntry(home: string, homeIsDefault: boolean, profile: string): ShimEntry {

@@ -33,6 +33,9 @@ export class CodeRunner {
   async execute(view: ProfileView, caller: RunCaller, code: string, signal?: AbortSignal): Promise<CallToolResult & { runId: string }> {
     const runId = this.#deps.runs.newId();
     const started = Date.now();
+    // Durations in fractions of a millisecond: a trivial run takes less than one.
+    const t0 = performance.now();
+    const since = () => Math.round((performance.now() - t0) * 100) / 100;
     const calls: RunCall[] = [];
     const catalog = view.codeCatalog();
     const gateway = this.#deps.gateway();
@@ -40,7 +43,7 @@ export class CodeRunner {
       callTool: async (global, method, args, callSignal) => {
         const target = catalog.resolve(global, method);
         if (!target) return { ok: false, message: `${global}.${method} is not a tool of this profile.` };
-        const call: RunCall = { server: target.server, tool: target.tool, start: Date.now() - started, duration: 0, outcome: 'ok' };
+        const call: RunCall = { server: target.server, tool: target.tool, start: since(), duration: 0, outcome: 'ok' };
         calls.push(call);
         try {
           const result = await gateway.callTool(view, target.server, target.tool, (args ?? undefined) as Record<string, unknown> | undefined, {
@@ -56,7 +59,7 @@ export class CodeRunner {
           call.outcome = e?.code === 'timeout' ? 'timeout' : e?.code === 'denied' ? 'denied' : callSignal.aborted ? 'cancelled' : 'error';
           return { ok: false, message: err instanceof Error ? err.message : String(err) };
         } finally {
-          call.duration = Date.now() - started - call.start;
+          call.duration = Math.round((since() - call.start) * 100) / 100;
         }
       },
       search: async (query, limit) => catalog.search(query, limit),
@@ -76,7 +79,7 @@ export class CodeRunner {
       code,
       logs: outcome.logs,
       calls,
-      durationMs: Date.now() - started,
+      durationMs: since(),
       budgets: view.budgets,
       resultChars: formatted.text.length,
       ...(outcome.ok

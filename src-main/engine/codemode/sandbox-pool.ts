@@ -2,7 +2,10 @@
 // answers their tool calls through the engine's SandboxHost. Workers are kept warm so a run
 // does not pay start-up; one that does not stop in time is terminated and replaced, which never
 // harms the engine.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { APP_ROOT, BUNDLED } from '../app-root.ts';
 import { DEFAULT_BUDGETS, type ResolvedBudgets } from '../../../src-shared/config/schema.ts';
 import { normalizeCode } from '../../../src-shared/codemode/normalize-code.ts';
 import type { RunOutcome } from '../../../src-shared/codemode/result-text.ts';
@@ -33,6 +36,8 @@ export type SandboxOutcome = RunOutcome;
 export interface SandboxPoolOptions {
   /** Warm workers kept ready. Defaults to 1; busier engines start more on demand. */
   size?: number;
+  /** Start the warm workers at construction. Defaults to true; see warmUp(). */
+  warm?: boolean;
 }
 
 /**
@@ -40,7 +45,10 @@ export interface SandboxPoolOptions {
  * terminated, in milliseconds. Covers compiling a module for an unusual memory cap.
  */
 const STOP_GRACE_MS = 2000;
-const WORKER_URL = new URL('./sandbox-worker-bootstrap.mjs', import.meta.url);
+// From the bundle the worker is plain JavaScript beside it; from source it needs tsx first.
+const WORKER_URL = BUNDLED
+  ? pathToFileURL(path.join(APP_ROOT, 'out', 'bundle', 'sandbox-worker.mjs'))
+  : new URL('./sandbox-worker-bootstrap.mjs', import.meta.url);
 /** A safety net for the worker's own JS heap (QuickJS memory is capped separately, per run). */
 const WORKER_HEAP_MB = 1024;
 
@@ -110,7 +118,16 @@ export class SandboxPool {
 
   constructor(opts: SandboxPoolOptions = {}) {
     this.#size = Math.max(1, opts.size ?? 1);
-    for (let i = 0; i < this.#size; i++) this.#idle.push(this.#spawn());
+    if (opts.warm !== false) this.warmUp();
+  }
+
+  /**
+   * Starts the warm workers now, so the first run does not pay a worker's start-up. The engine
+   * calls it once some profile uses the code surface; until then the pool costs no memory.
+   */
+  warmUp(): void {
+    if (this.#disposed) return;
+    while (this.#all.size < this.#size) this.#idle.push(this.#spawn());
   }
 
   #spawn(): PooledWorker {

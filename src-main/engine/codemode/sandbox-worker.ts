@@ -1,8 +1,12 @@
 // A sandbox worker thread: runs one code-mode run at a time in QuickJS and asks the pool for
 // everything else over its port. Started through sandbox-worker-bootstrap.mjs.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FromWorker, HostReply, ToWorker, WorkerData } from './sandbox-protocol.ts';
 import { SandboxRunner } from './sandbox-runner.ts';
+
+lowerOwnPriority();
 
 const port = parentPort!;
 const data = workerData as WorkerData;
@@ -56,3 +60,18 @@ async function start(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
 
 await runner.warm(data.warmMemoryMb);
 send({ type: 'ready' });
+
+/**
+ * A runaway run must never slow the engine (SPEC §5). On Linux a thread has its own nice value:
+ * lowering this worker's (no privilege needed) lets the engine's main thread, the shims and the
+ * upstream servers win the CPU from a spinning `while (true) {}` until the deadline ends it.
+ */
+function lowerOwnPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 15);
+  } catch {
+    // No /proc (or a sandbox that forbids it): run at normal priority.
+  }
+}

@@ -2,7 +2,8 @@
 // framing), used for shim connections on the engine socket.
 import type { Duplex } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
 
 /** Largest single message accepted, in bytes (SPEC §5: 64 MB). */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -114,8 +115,8 @@ export class LineTransport implements Transport {
       } as unknown as JSONRPCMessage);
       return;
     }
-    const msg = JSONRPCMessageSchema.safeParse(parsed);
-    if (!msg.success) {
+    const msg = asJsonRpcMessage(parsed);
+    if (!msg) {
       const id = parsed && typeof parsed === 'object' && 'id' in parsed ? (parsed as { id: unknown }).id : null;
       this.#write({
         jsonrpc: '2.0',
@@ -124,7 +125,7 @@ export class LineTransport implements Transport {
       } as unknown as JSONRPCMessage);
       return;
     }
-    this.onmessage?.(msg.data);
+    this.onmessage?.(msg);
   }
 
   #write(message: JSONRPCMessage): boolean {

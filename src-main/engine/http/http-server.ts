@@ -6,12 +6,12 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Engine } from '../engine.ts';
+import { APP_ROOT } from '../app-root.ts';
 
-export const RENDERER_DIR = fileURLToPath(new URL('../../../out/renderer/', import.meta.url));
+export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
 /** Largest /api/ request body, in bytes. */
 const MAX_API_BODY = 8 * 1024 * 1024;
 

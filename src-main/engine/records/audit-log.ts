@@ -22,6 +22,7 @@ export class AuditLog {
       maxBytes: opts.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES,
       segmentBytes: opts.segmentBytes,
       onError: opts.onError,
+      deferWrites: opts.deferWrites,
       prepare: (r) => redactDeep(r, currentSecrets(opts)),
       tags: ['profile', 'server', 'client', 'outcome'],
       index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, e.client, e.outcome] }),

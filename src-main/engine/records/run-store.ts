@@ -22,6 +22,7 @@ export class RunStore {
       maxBytes: opts.maxBytes ?? DEFAULT_RUNS_MAX_BYTES,
       segmentBytes: opts.segmentBytes,
       onError: opts.onError,
+      deferWrites: opts.deferWrites,
       prepare: (r) => redactDeep(r, currentSecrets(opts)),
       tags: ['profile', 'client', 'outcome'],
       index: (r) => ({ id: r.id, time: timeOf(r.time), tags: [r.profile, r.client, r.error?.kind ?? 'ok'] }),

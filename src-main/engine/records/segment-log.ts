@@ -30,6 +30,8 @@ export interface IndexFields {
 }
 
 export interface SegmentLogOptions<R> {
+  /** Write on the next turn of the event loop instead of during append(). Defaults to false. */
+  deferWrites?: boolean;
   /** Total bytes on disk (segments and their index files) beyond which the oldest segments are deleted. */
   maxBytes: number;
   /** Size in bytes at which a new segment is started. Defaults to 4 MB, or a quarter of `maxBytes` when that is smaller. */
@@ -58,6 +60,8 @@ export interface RecordStoreOptions {
   onError?: (err: Error) => void;
   /** Secret values to redact, asked at each append so a changed secret applies at once. */
   secrets?: () => readonly string[];
+  /** Write on the next turn of the event loop, off the caller's path. Defaults to false. */
+  deferWrites?: boolean;
 }
 
 export interface LogQuery {
@@ -122,7 +126,41 @@ export class SegmentLog<R> {
   }
 
   /** Appends one record. Never throws: a lost write goes to `onError` and the record stays readable until restart. */
+  /**
+   * Queues a record; it is written on the next turn of the event loop, so that the disk write
+   * (and redaction) happens after the caller's answer has gone out rather than on every call's
+   * round trip. Reads and dispose write what is queued first, so nothing is ever missing from
+   * a listing.
+   */
   append(rec: R): void {
+    if (this.#disposed) return;
+    if (!this.#deferWrites) {
+      this.#appendNow(rec);
+      return;
+    }
+    this.#queued.push(rec);
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Writes every queued record now. */
+  flush(): void {
+    this.#flushScheduled = false;
+    const batch = this.#queued;
+    if (batch.length === 0) return;
+    this.#queued = [];
+    for (const rec of batch) this.#appendNow(rec);
+  }
+
+  #queued: R[] = [];
+  get #deferWrites(): boolean {
+    return this.#opts.deferWrites === true;
+  }
+  #flushScheduled = false;
+
+  #appendNow(rec: R): void {
     if (this.#disposed) return;
     let line: string;
     let fields: IndexFields;
@@ -149,6 +187,7 @@ export class SegmentLog<R> {
   }
 
   get(id: string): R | undefined {
+    this.flush();
     const p = this.#index.find(id);
     if (p === undefined) return undefined;
     const reader = new Reader(this.#dir, this.#index, this.#unwritten);
@@ -162,6 +201,7 @@ export class SegmentLog<R> {
 
   /** Records matching `q`, newest first. */
   query(q: LogQuery): R[] {
+    this.flush();
     const limit = Number.isFinite(q.limit) ? Math.min(Math.max(0, Math.floor(q.limit!)), MAX_LIMIT) : DEFAULT_LIMIT;
     const index = this.#index;
     const tagFilters: [number, number][] = [];
@@ -213,6 +253,7 @@ export class SegmentLog<R> {
   }
 
   count(): number {
+    this.flush();
     return this.#index.size;
   }
 
@@ -223,6 +264,7 @@ export class SegmentLog<R> {
 
   dispose(): void {
     if (this.#disposed) return;
+    this.flush();
     this.#disposed = true;
     this.#closeFd();
   }

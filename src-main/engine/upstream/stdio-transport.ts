@@ -5,7 +5,8 @@
 // and sends stderr to a size-capped log file.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
 import type { ServerLog } from './server-log.ts';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -187,10 +188,13 @@ export class ChildStdioTransport implements Transport {
     this.#bytes = 0;
     const line = buf.toString('utf8').replace(/\r$/, '');
     if (line.trim() === '') return;
-    let message: JSONRPCMessage;
+    let message: JSONRPCMessage | undefined;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      message = asJsonRpcMessage(JSON.parse(line));
     } catch {
+      message = undefined;
+    }
+    if (!message) {
       this.#opts.log?.note(`skipped a stdout line that is not an MCP message: ${line.slice(0, 200)}`);
       return;
     }
