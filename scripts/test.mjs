@@ -1,18 +1,15 @@
-// `npm test`: typecheck, the unit and integration suites (vitest), then the UI suite in
-// Chromium. Each step's output is shown as it runs; the first failure fails the whole run.
+// `npm test`: typecheck (engine and renderer), the unit and integration suites (vitest), then
+// the UI suite in real Chromium against a real `switchboard serve`. Each step's output is shown
+// as it runs; the first failure fails the whole run.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 
 const steps = [
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['renderer typecheck', 'npx', ['svelte-check', '--tsconfig', './tsconfig.renderer.json', '--threshold', 'warning', '--output', 'human']],
   ['unit and integration tests', 'npx', ['vitest', 'run']],
+  ['renderer build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
+  ['UI tests in Chromium', 'node', ['--import', 'tsx', '--test', 'tests/ui/app.spec.ts']],
 ];
-if (existsSync('vite.config.ts')) {
-  steps.push(['renderer build', 'npx', ['vite', 'build', '--logLevel', 'warn']]);
-}
-if (existsSync('tests/ui/run.mjs')) {
-  steps.push(['UI tests (Chromium)', 'node', ['tests/ui/run.mjs']]);
-}
 
 for (const [name, cmd, args] of steps) {
   process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(' ')}\n`);

@@ -1,0 +1,126 @@
+// Keeps one engine process alive: restarts it after a crash with exponential backoff, and stops
+// trying once disposed. The process is spawned through an injected function (utilityProcess.fork
+// in the app, a fake in tests).
+
+/** The part of Electron's UtilityProcess the supervisor and the RPC use. */
+export interface EngineProcess {
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  postMessage(message: unknown): void;
+  kill(): boolean;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  now(): number;
+}
+
+export const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+  now: () => Date.now(),
+};
+
+export interface BackoffOptions {
+  /** First restart delay, in ms. Defaults to 500. */
+  initialMs?: number;
+  /** Longest delay between restarts, in ms. Defaults to 30000. */
+  maxMs?: number;
+  /** A process that ran this long (ms) counts as healthy and resets the backoff. Defaults to 60000. */
+  healthyAfterMs?: number;
+  /** Wait this long (ms) for an exit after kill() on dispose. Defaults to 5000. */
+  stopGraceMs?: number;
+}
+
+export type EngineState =
+  | { kind: 'running'; since: number }
+  | { kind: 'waiting'; restartInMs: number; lastExitCode: number; crashes: number }
+  | { kind: 'stopped' };
+
+export interface EngineSupervisor {
+  start(): void;
+  readonly process: EngineProcess | null;
+  readonly state: EngineState;
+  dispose(): Promise<void>;
+}
+
+export interface SupervisorOptions {
+  spawn: () => EngineProcess;
+  timers?: Timers;
+  backoff?: BackoffOptions;
+  onstate?: (state: EngineState) => void;
+  onprocess?: (proc: EngineProcess) => void;
+}
+
+export function restartDelay(crashes: number, b: Required<Pick<BackoffOptions, 'initialMs' | 'maxMs'>>): number {
+  return Math.min(b.maxMs, b.initialMs * 2 ** Math.max(0, crashes - 1));
+}
+
+export function createEngineSupervisor(opts: SupervisorOptions): EngineSupervisor {
+  const timers = opts.timers ?? realTimers;
+  const b = { initialMs: 500, maxMs: 30_000, healthyAfterMs: 60_000, stopGraceMs: 5000, ...opts.backoff };
+  let proc: EngineProcess | null = null;
+  let state: EngineState = { kind: 'stopped' };
+  let crashes = 0;
+  let timer: unknown;
+  let disposed = false;
+  let exited: (() => void) | null = null;
+
+  const setState = (s: EngineState) => {
+    state = s;
+    opts.onstate?.(s);
+  };
+
+  function launch() {
+    timer = undefined;
+    if (disposed) return;
+    const started = timers.now();
+    const p = opts.spawn();
+    proc = p;
+    p.on('exit', (code) => {
+      if (proc !== p) return;
+      proc = null;
+      exited?.();
+      if (disposed) return;
+      if (timers.now() - started >= b.healthyAfterMs) crashes = 0;
+      crashes++;
+      const delay = restartDelay(crashes, b);
+      setState({ kind: 'waiting', restartInMs: delay, lastExitCode: code, crashes });
+      timer = timers.setTimeout(launch, delay);
+    });
+    setState({ kind: 'running', since: started });
+    opts.onprocess?.(p);
+  }
+
+  return {
+    start() {
+      if (disposed || proc || timer !== undefined) return;
+      launch();
+    },
+    get process() {
+      return proc;
+    },
+    get state() {
+      return state;
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      if (timer !== undefined) timers.clearTimeout(timer);
+      const p = proc;
+      if (p) {
+        await new Promise<void>((resolve) => {
+          const grace = timers.setTimeout(resolve, b.stopGraceMs);
+          exited = () => {
+            timers.clearTimeout(grace);
+            resolve();
+          };
+          p.kill();
+        });
+      }
+      proc = null;
+      setState({ kind: 'stopped' });
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// Carries control API calls from our renderer to the engine, and nothing from anyone else.
+import { CONTROL_METHODS, type ControlClient, type ControlMethod } from '../../src-shared/api.ts';
+import { toErrorData } from '../../src-shared/errors.ts';
+import { IPC_CHANNELS, type IpcReply } from '../../src-shared/ipc.ts';
+
+/** The part of Electron's IpcMainInvokeEvent the relay reads. */
+export interface InvokeEventLike {
+  sender: { id: number };
+  senderFrame: { url: string; parent: unknown } | null;
+}
+
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<IpcReply>): void;
+  removeHandler(channel: string): void;
+}
+
+export interface TrustedSenders {
+  /** webContents ids of the windows we created. */
+  has(webContentsId: number): boolean;
+  /** The URL our windows load (see url-guard's sameDocumentAs). */
+  isAppUrl(url: string): boolean;
+}
+
+const METHODS: ReadonlySet<string> = new Set(CONTROL_METHODS);
+
+export function isTrustedSender(event: InvokeEventLike, trusted: TrustedSenders): boolean {
+  const frame = event.senderFrame;
+  // Only the top frame of a window we created, showing our page: an iframe or a page that
+  // navigated elsewhere could otherwise drive the engine (change config, run code).
+  return trusted.has(event.sender.id) && frame !== null && frame.parent === null && trusted.isAppUrl(frame.url);
+}
+
+export function createIpcRelay(ipcMain: IpcMainLike, trusted: TrustedSenders, engine: ControlClient): { dispose(): void } {
+  ipcMain.handle(IPC_CHANNELS.call, async (event, payload): Promise<IpcReply> => {
+    if (!isTrustedSender(event, trusted)) {
+      return { error: { code: 'denied', message: 'This window is not allowed to talk to Switchboard.' } };
+    }
+    const call = payload as { method?: unknown; params?: unknown } | null;
+    if (!call || typeof call.method !== 'string' || !METHODS.has(call.method)) {
+      return { error: { code: 'bad-request', message: `Unknown request "${String(call?.method)}".` } };
+    }
+    const params = call.params === undefined ? {} : call.params;
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+      return { error: { code: 'bad-request', message: 'The request parameters must be an object.' } };
+    }
+    try {
+      const method = call.method as ControlMethod;
+      return { result: await engine.call(method, params as never) };
+    } catch (err) {
+      return { error: toErrorData(err) };
+    }
+  });
+  return { dispose: () => ipcMain.removeHandler(IPC_CHANNELS.call) };
+}

@@ -1,0 +1,158 @@
+// The desktop app: one instance, a tray, one window, and the engine in a utility process.
+// The logic lives in small modules (url-guard, ipc-relay, engine-supervisor, engine-rpc,
+// tray-menu) that take the Electron surface injected; this file only wires them to Electron.
+import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, session, shell, Tray, utilityProcess } from 'electron';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { StatusReport } from '../../src-shared/api.ts';
+import { resolveHome } from '../engine/home.ts';
+import { createUrlGuard, sameDocumentAs } from './url-guard.ts';
+import { createIpcRelay } from './ipc-relay.ts';
+import { createEngineSupervisor, type EngineState } from './engine-supervisor.ts';
+import { createEngineRpc } from './engine-rpc.ts';
+import { trayTemplate, type TrayItem } from './tray-menu.ts';
+import { CONTENT_SECURITY_POLICY, secureWebPreferences } from './window-options.ts';
+
+const here = import.meta.dirname;
+/** Built layout: out/electron/{main,preload,engine-entry}.js beside out/renderer/. */
+const PRELOAD = path.join(here, 'preload.cjs');
+const ENGINE_ENTRY = path.join(here, 'engine-entry.js');
+const INDEX_HTML = path.join(here, '..', 'renderer', 'index.html');
+const TRAY_ICON = path.join(here, '..', '..', 'assets', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png');
+const STATUS_EVERY_MS = 3000;
+
+function argValue(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void app.whenReady().then(startApp);
+}
+
+function startApp(): void {
+  const home = resolveHome(argValue('--home'));
+  const startHidden = process.argv.includes('--hidden');
+  const indexUrl = pathToFileURL(INDEX_HTML).href;
+  const isAppUrl = sameDocumentAs(indexUrl);
+  const ourWindows = new Set<number>();
+  let win: BrowserWindow | null = null;
+  let status: StatusReport | null = null;
+  let engineState: EngineState = { kind: 'stopped' };
+
+  const rpc = createEngineRpc();
+  const supervisor = createEngineSupervisor({
+    spawn: () => utilityProcess.fork(ENGINE_ENTRY, ['--home', home], { serviceName: 'Switchboard engine', stdio: 'inherit' }),
+    onprocess: (p) => rpc.attach(p),
+    onstate: (s) => {
+      engineState = s;
+      refreshTray();
+    },
+  });
+  const relay = createIpcRelay(ipcMain, { has: (id) => ourWindows.has(id), isAppUrl }, rpc);
+  const guard = createUrlGuard({
+    isAppUrl,
+    // Only http(s) reaches here (the guard drops other schemes); the browser handles it.
+    openExternal: (url) => shell.openExternal(url),
+  });
+
+  // Every web contents, including any we did not mean to create, gets the same rules.
+  app.on('web-contents-created', (_e, contents) => {
+    contents.on('will-navigate', (event, url) => guard.onNavigate(event, url));
+    contents.on('will-redirect', (event, url) => guard.onNavigate(event, url));
+    contents.setWindowOpenHandler((details) => guard.onWindowOpen(details));
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, callback) => callback(false));
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+
+  function openWindow(page = 'servers', arg?: string): void {
+    const hash = `/${page}${arg ? `/${encodeURIComponent(arg)}` : ''}`;
+    // LSUIElement hides the Dock icon of the tray app; a window should have one.
+    void app.dock?.show();
+    if (win && !win.isDestroyed()) {
+      void win.loadFile(INDEX_HTML, { hash });
+      win.show();
+      win.focus();
+      return;
+    }
+    win = new BrowserWindow({
+      width: 1100,
+      height: 760,
+      title: 'Switchboard',
+      show: false,
+      webPreferences: secureWebPreferences(PRELOAD),
+    });
+    const id = win.webContents.id;
+    ourWindows.add(id);
+    win.on('closed', () => {
+      ourWindows.delete(id);
+      win = null;
+    });
+    win.once('ready-to-show', () => win?.show());
+    void win.loadFile(INDEX_HTML, { hash });
+  }
+
+  const tray = new Tray(nativeImage.createFromPath(TRAY_ICON));
+  tray.setToolTip('Switchboard');
+  tray.on('click', () => openWindow());
+
+  function toMenu(items: TrayItem[]): Electron.MenuItemConstructorOptions[] {
+    return items.map((i) => ({
+      ...(i.label !== undefined && { label: i.label }),
+      ...(i.type === 'separator' && { type: 'separator' as const }),
+      ...(i.enabled !== undefined && { enabled: i.enabled }),
+      ...(i.click && { click: i.click }),
+      ...(i.submenu && { submenu: toMenu(i.submenu) }),
+    }));
+  }
+
+  function refreshTray(): void {
+    if (tray.isDestroyed()) return;
+    const items = trayTemplate(engineState, status, {
+      openPage: (page, arg) => openWindow(page, arg),
+      copy: (text) => clipboard.writeText(text),
+      restartServer: (name) => void rpc.call('servers.restart', { name }).catch(() => undefined),
+      quit: () => app.quit(),
+    });
+    tray.setContextMenu(Menu.buildFromTemplate(toMenu(items)));
+  }
+
+  const poll = setInterval(() => {
+    rpc.call('status', {}).then(
+      (s) => (status = s),
+      () => (status = null),
+    ).finally(refreshTray);
+  }, STATUS_EVERY_MS);
+
+  // Start at login, hidden in the tray, only for the installed app (not a dev checkout).
+  if (app.isPackaged && !app.getLoginItemSettings().wasOpenedAtLogin) {
+    app.setLoginItemSettings({ openAtLogin: true, args: ['--hidden'] });
+  }
+
+  app.on('second-instance', () => openWindow());
+  app.on('activate', () => openWindow());
+  // A tray app keeps running with no window open.
+  app.on('window-all-closed', () => undefined);
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    clearInterval(poll);
+    relay.dispose();
+    rpc.dispose();
+    void supervisor.dispose().finally(() => {
+      tray.destroy();
+      app.exit(0);
+    });
+  });
+
+  supervisor.start();
+  refreshTray();
+  if (!startHidden) openWindow();
+}

@@ -1,0 +1,10 @@
+// The renderer's only door: one function that forwards control API calls to main.
+// Sandboxed preloads can import nothing but 'electron', so the build bundles this file whole.
+import { contextBridge, ipcRenderer } from 'electron';
+import type { ControlMethod } from '../../src-shared/api.ts';
+import { IPC_CHANNELS, type IpcReply, type SwitchboardBridge } from '../../src-shared/ipc.ts';
+
+const bridge: SwitchboardBridge = {
+  call: (method: ControlMethod, params: unknown): Promise<IpcReply> => ipcRenderer.invoke(IPC_CHANNELS.call, { method, params }),
+};
+contextBridge.exposeInMainWorld('switchboard', bridge);

@@ -1,0 +1,63 @@
+// The tray's menu as plain data (Electron's MenuItemConstructorOptions shape), rebuilt from the
+// engine's status, so that what it shows can be tested without Electron.
+import type { StatusReport } from '../../src-shared/api.ts';
+import type { EngineState } from './engine-supervisor.ts';
+
+export interface TrayItem {
+  label?: string;
+  type?: 'separator' | 'normal' | 'submenu';
+  enabled?: boolean;
+  click?: () => void;
+  submenu?: TrayItem[];
+}
+
+export interface TrayActions {
+  openPage(page: string, arg?: string): void;
+  copy(text: string): void;
+  restartServer(name: string): void;
+  quit(): void;
+}
+
+export function engineLine(engine: EngineState, status: StatusReport | null): string {
+  if (engine.kind === 'waiting') return `Engine stopped unexpectedly; restarting in ${Math.ceil(engine.restartInMs / 1000)} s`;
+  if (engine.kind === 'stopped') return 'Engine stopped';
+  if (!status) return 'Engine starting…';
+  const servers = Object.values(status.servers);
+  const failed = servers.filter((s) => s.state === 'failed').length;
+  const ready = servers.filter((s) => s.state === 'ready').length;
+  return failed
+    ? `Engine running · ${failed} of ${servers.length} servers failed`
+    : `Engine running · ${ready} of ${servers.length} servers ready`;
+}
+
+export function trayTemplate(engine: EngineState, status: StatusReport | null, a: TrayActions): TrayItem[] {
+  const items: TrayItem[] = [{ label: engineLine(engine, status), enabled: false }, { type: 'separator' }];
+  const servers = Object.entries(status?.servers ?? {});
+  if (servers.length) {
+    items.push({
+      label: 'Servers',
+      submenu: servers.map(([name, s]) => ({
+        label: `${name} — ${s.state}${s.state === 'ready' ? ` (${s.tools} tools)` : ''}`,
+        submenu: [
+          { label: 'Restart', click: () => a.restartServer(name) },
+          { label: 'Show', click: () => a.openPage('servers') },
+        ],
+      })),
+    });
+  }
+  for (const [name, p] of Object.entries(status?.profiles ?? {})) {
+    const sub: TrayItem[] = [];
+    if (p.url) sub.push({ label: 'Copy HTTP address', click: () => a.copy(p.url!) });
+    if (p.surface === 'code') sub.push({ label: 'Open in playground', click: () => a.openPage('playground', name) });
+    sub.push({ label: 'Edit profile', click: () => a.openPage('profiles') });
+    items.push({ label: `Profile: ${name} (${p.surface})`, submenu: sub });
+  }
+  items.push(
+    { type: 'separator' },
+    { label: 'Open Switchboard', click: () => a.openPage('servers') },
+    { label: 'Run history', click: () => a.openPage('runs') },
+    { type: 'separator' },
+    { label: 'Quit Switchboard', click: () => a.quit() },
+  );
+  return items;
+}

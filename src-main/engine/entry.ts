@@ -1,0 +1,44 @@
+// The engine as the desktop app runs it: a utilityProcess started by Electron main with
+// `--home DIR`. Control API requests arrive on the process's parent port (ControlRequest in,
+// ControlResponse out) — the same contract the socket and /api/ carry. No Electron import:
+// the port is a plain property Electron puts on `process` in a utility process.
+import type { ControlRequest, ControlResponse } from '../../src-shared/api.ts';
+import { toErrorData } from '../../src-shared/errors.ts';
+import { Engine, EngineRunningError } from './engine.ts';
+import { resolveHome } from './home.ts';
+
+interface ParentPort {
+  on(event: 'message', listener: (e: { data: unknown }) => void): void;
+  postMessage(message: unknown): void;
+}
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function start(): Promise<void> {
+  const home = resolveHome(argValue('--home'));
+  const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
+  let engine: Engine;
+  try {
+    engine = await Engine.start({ home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`) });
+  } catch (err) {
+    port?.postMessage({ type: 'fatal', error: toErrorData(err), running: err instanceof EngineRunningError });
+    process.exit(err instanceof EngineRunningError ? 3 : 1);
+  }
+  port?.on('message', (e) => {
+    const req = e.data as ControlRequest;
+    if (!req || typeof req.id !== 'number') return;
+    void engine.control.handle(req.method, req.params).then(
+      (result) => port.postMessage({ id: req.id, result } satisfies ControlResponse),
+      (err) => port.postMessage({ id: req.id, error: toErrorData(err) } satisfies ControlResponse),
+    );
+  });
+  port?.postMessage({ type: 'ready', http: engine.http ? { url: engine.http.url, token: engine.token } : null });
+  const stop = () => void engine.dispose().finally(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+void start();

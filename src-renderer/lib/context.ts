@@ -1,0 +1,19 @@
+// What every page needs, handed down through Svelte context rather than module globals.
+import { getContext, setContext } from 'svelte';
+import type { ControlClient } from '../../src-shared/api.ts';
+import type { StatusPoller } from './status.svelte.ts';
+import type { Theme } from './theme.svelte.ts';
+import type { Router } from './router.svelte.ts';
+import type { PlaygroundDraft } from './playground-draft.svelte.ts';
+
+export interface AppContext {
+  client: ControlClient;
+  status: StatusPoller;
+  theme: Theme;
+  router: Router;
+  draft: PlaygroundDraft;
+}
+
+const KEY = Symbol('switchboard');
+export const setApp = (ctx: AppContext): AppContext => setContext(KEY, ctx);
+export const getApp = (): AppContext => getContext<AppContext>(KEY);

@@ -1,0 +1,96 @@
+// The profile editor's data: budgets as text boxes, tool checklists, and the value it writes.
+import { DEFAULT_BUDGETS, PROFILE_NAME_RE, type ResolvedBudgets } from '../../src-shared/config/schema.ts';
+import { BUDGET_KEYS, parseBudget, type BudgetKey } from './budget-impact.ts';
+
+export interface ProfileDraft {
+  name: string;
+  servers: string[];
+  surface: 'tools' | 'code';
+  budgets: Record<BudgetKey, string>;
+  /** Per server whose checklist the user changed: the tool names left checked. */
+  checked: Record<string, string[]>;
+}
+
+export type ProfileErrors = Partial<Record<'name' | 'servers' | 'form' | BudgetKey, string>>;
+
+export function draftFromProfile(name: string, raw: Record<string, unknown>): ProfileDraft {
+  const b = (raw.budgets ?? {}) as Partial<ResolvedBudgets>;
+  return {
+    name,
+    servers: Array.isArray(raw.servers) ? raw.servers.filter((s): s is string => typeof s === 'string') : [],
+    surface: raw.surface === 'code' ? 'code' : 'tools',
+    budgets: Object.fromEntries(BUDGET_KEYS.map((k) => [k, String(b[k] ?? DEFAULT_BUDGETS[k])])) as Record<BudgetKey, string>,
+    checked: {},
+  };
+}
+
+/** Budgets as typed, falling back to the defaults for boxes that do not hold a valid value. */
+export function effectiveBudgets(d: ProfileDraft): ResolvedBudgets {
+  const out = { ...DEFAULT_BUDGETS } as ResolvedBudgets;
+  for (const k of BUDGET_KEYS) {
+    const p = parseBudget(k, d.budgets[k]);
+    if ('value' in p) out[k] = p.value;
+  }
+  return out;
+}
+
+export function checkProfile(d: ProfileDraft, taken: readonly string[], original: string | null): ProfileErrors {
+  const errors: ProfileErrors = {};
+  const n = d.name.trim();
+  if (n === '') errors.name = 'Give the profile a name, such as work or automation.';
+  else if (!PROFILE_NAME_RE.test(n)) errors.name = 'Use letters, digits, “_” and “-” only (up to 64, starting with a letter or digit).';
+  else if (n !== original && taken.includes(n)) errors.name = `There is already a profile named “${n}”. Pick another name.`;
+  if (d.surface === 'code') {
+    for (const k of BUDGET_KEYS) {
+      const p = parseBudget(k, d.budgets[k]);
+      if ('error' in p) errors[k] = p.error;
+    }
+  }
+  return errors;
+}
+
+/** The profile value to write: the current one with the editor's changes, unknown keys kept. */
+export function profileValue(d: ProfileDraft, base: Record<string, unknown>, allTools: Record<string, string[]>): Record<string, unknown> {
+  const value: Record<string, unknown> = { ...base, servers: [...d.servers], surface: d.surface };
+  if (d.surface === 'code') {
+    const budgets: Record<string, unknown> = { ...((base.budgets as Record<string, unknown>) ?? {}) };
+    for (const k of BUDGET_KEYS) {
+      const p = parseBudget(k, d.budgets[k]);
+      if ('value' in p) {
+        if (p.value === DEFAULT_BUDGETS[k] && budgets[k] === undefined) continue;
+        budgets[k] = p.value;
+      }
+    }
+    if (Object.keys(budgets).length) value.budgets = budgets;
+  }
+  const tools: Record<string, unknown> = { ...((base.tools as Record<string, unknown>) ?? {}) };
+  for (const s of Object.keys(tools)) if (!d.servers.includes(s)) delete tools[s];
+  for (const [server, names] of Object.entries(d.checked)) {
+    if (!d.servers.includes(server)) continue;
+    const all = allTools[server] ?? [];
+    if (all.length > 0 && all.every((t) => names.includes(t))) delete tools[server];
+    else tools[server] = { allow: names.map(literalGlob) };
+  }
+  if (Object.keys(tools).length) value.tools = tools;
+  else delete value.tools;
+  return value;
+}
+
+export function profilePointer(name: string): string {
+  return `/profiles/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/** Places an engine problem (`profiles.P.budgets.timeoutMs: …`) next to its field. */
+export function profileFieldFor(path: string, name: string): keyof ProfileErrors {
+  const prefix = `profiles.${name}`;
+  if (path === prefix) return 'name';
+  const rest = path.startsWith(`${prefix}.`) ? path.slice(prefix.length + 1).split('.') : [];
+  if (rest[0] === 'budgets' && BUDGET_KEYS.includes(rest[1] as BudgetKey)) return rest[1] as BudgetKey;
+  if (rest[0] === 'servers') return 'servers';
+  return 'form';
+}
+
+/** A glob that matches exactly this tool name (the engine reads allow/deny as picomatch globs). */
+export function literalGlob(name: string): string {
+  return name.replace(/[\\*?[\](){}!+@|]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,46 @@
+// Hash routes (#/servers, #/runs/ID) so the app works from file:// in Electron and from serve.
+export const PAGES = [
+  { id: 'servers', label: 'Servers' },
+  { id: 'profiles', label: 'Profiles' },
+  { id: 'playground', label: 'Playground' },
+  { id: 'runs', label: 'Runs' },
+  { id: 'audit', label: 'Audit' },
+  { id: 'connect', label: 'Connect' },
+  { id: 'settings', label: 'Settings' },
+] as const;
+export type PageId = (typeof PAGES)[number]['id'];
+
+function parse(hash: string): { page: PageId; arg: string | null } {
+  const m = /^#\/([a-z]+)(?:\/(.+))?$/.exec(hash);
+  const page = PAGES.find((p) => p.id === m?.[1])?.id ?? 'servers';
+  return { page, arg: m?.[2] ? decodeURIComponent(m[2]) : null };
+}
+
+export class Router {
+  page = $state<PageId>('servers');
+  arg = $state<string | null>(null);
+  #onHash = () => this.#read();
+
+  constructor() {
+    this.#read();
+    window.addEventListener('hashchange', this.#onHash);
+  }
+
+  href(page: PageId, arg?: string): string {
+    return `#/${page}${arg ? `/${encodeURIComponent(arg)}` : ''}`;
+  }
+
+  go(page: PageId, arg?: string): void {
+    location.hash = this.href(page, arg);
+  }
+
+  #read(): void {
+    const r = parse(location.hash);
+    this.page = r.page;
+    this.arg = r.arg;
+  }
+
+  dispose(): void {
+    window.removeEventListener('hashchange', this.#onHash);
+  }
+}

@@ -1,0 +1,23 @@
+// The Electron IPC channel catalog, shared by main, preload and (for types) the renderer.
+// The renderer never sees channel names: the preload exposes `window.switchboard.call`.
+import type { ControlMethod } from './api.ts';
+import type { ErrorData } from './errors.ts';
+
+export const IPC_CHANNELS = {
+  /** Renderer → main: one control API call; answered with an IpcReply. */
+  call: 'switchboard:call',
+} as const;
+export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
+
+export interface IpcCall {
+  method: ControlMethod;
+  params: unknown;
+}
+
+/** Errors cross IPC as data: Electron flattens thrown errors into a bare message string. */
+export type IpcReply = { result: unknown } | { error: ErrorData };
+
+/** What the preload puts on `window.switchboard`. */
+export interface SwitchboardBridge {
+  call(method: ControlMethod, params: unknown): Promise<IpcReply>;
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { createEngineSupervisor, type EngineState } from '../../src-main/electron/engine-supervisor.ts';
+import { FakeClock, FakeProcess } from './fake-electron.ts';
+
+function setup(backoff = { initialMs: 500, maxMs: 4000, healthyAfterMs: 60_000, stopGraceMs: 1000 }) {
+  const clock = new FakeClock();
+  const spawned: FakeProcess[] = [];
+  const states: EngineState[] = [];
+  const sup = createEngineSupervisor({
+    spawn: () => {
+      const p = new FakeProcess();
+      spawned.push(p);
+      return p;
+    },
+    timers: clock,
+    backoff,
+    onstate: (s) => states.push(s),
+  });
+  return { clock, spawned, states, sup };
+}
+
+describe('engine supervisor', () => {
+  it('restarts the engine with backoff', () => {
+    const { clock, spawned, sup } = setup();
+    sup.start();
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      spawned.at(-1)!.crash(1);
+      delays.push(clock.pending()[0]!);
+      clock.advance(delays.at(-1)! - 1);
+      expect(spawned).toHaveLength(i + 1);
+      clock.advance(1);
+      expect(spawned).toHaveLength(i + 2);
+    }
+    expect(delays).toEqual([500, 1000, 2000, 4000, 4000]);
+  });
+
+  it('forgets past crashes after a healthy run', () => {
+    const { clock, spawned, sup } = setup();
+    sup.start();
+    spawned[0]!.crash();
+    clock.advance(500);
+    spawned[1]!.crash();
+    expect(clock.pending()).toEqual([1000]);
+    clock.advance(1000);
+    clock.advance(120_000);
+    spawned[2]!.crash();
+    expect(clock.pending()).toEqual([500]);
+  });
+
+  it('reports waiting with the exit code, then running again', () => {
+    const { clock, spawned, states, sup } = setup();
+    sup.start();
+    spawned[0]!.crash(3);
+    expect(sup.state).toEqual({ kind: 'waiting', restartInMs: 500, lastExitCode: 3, crashes: 1 });
+    clock.advance(500);
+    expect(sup.state.kind).toBe('running');
+    expect(states.map((s) => s.kind)).toEqual(['running', 'waiting', 'running']);
+    expect(sup.process).toBe(spawned[1]);
+  });
+
+  it('stops the engine and does not restart it once disposed', async () => {
+    const { clock, spawned, sup } = setup();
+    sup.start();
+    await sup.dispose();
+    expect(spawned[0]!.killed).toBe(true);
+    clock.advance(60_000);
+    expect(spawned).toHaveLength(1);
+    expect(sup.state).toEqual({ kind: 'stopped' });
+  });
+
+  it('cancels a pending restart when disposed', async () => {
+    const { clock, spawned, sup } = setup();
+    sup.start();
+    spawned[0]!.crash();
+    await sup.dispose();
+    clock.advance(60_000);
+    expect(spawned).toHaveLength(1);
+  });
+
+  it('gives up waiting for an engine that ignores kill after the grace period', async () => {
+    const { clock, spawned, sup } = setup();
+    sup.start();
+    spawned[0]!.exitOnKill = false;
+    const done = sup.dispose();
+    clock.advance(1000);
+    await done;
+    expect(sup.state).toEqual({ kind: 'stopped' });
+  });
+});

@@ -1,0 +1,227 @@
+// End-to-end: each page's main flow in real Chromium against a real `switchboard serve`,
+// bad input in every form (inline error, config.json byte for byte unchanged), and a
+// screenshot of each page into docs/screenshots/.
+// Run: npm run build:renderer && node --import tsx --test tests/ui/app.spec.ts
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { BASIC, MEMORY, openBrowser, serve, SHOTS, type Browser, type Served } from './harness.ts';
+
+let s: Served;
+let b: Browser;
+let page: Page;
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const go = async (p: string) => {
+  await page.getByRole('navigation').getByRole('link', { name: new RegExp(`^${p}`) }).click();
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+};
+/** Submits a form with bad input and checks the inline error and that nothing was written. */
+async function expectRefused(submit: () => Promise<void>, error: RegExp) {
+  const before = s.configBytes();
+  await submit();
+  await page.getByText(error).first().waitFor({ timeout: 15_000 });
+  assert.equal(s.configBytes(), before, 'config.json must not change on bad input');
+}
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  s = await serve({
+    servers: { basic: { command: process.execPath, args: [BASIC] } },
+    profiles: { existing: { servers: ['basic'] } },
+  });
+  b = await openBrowser();
+  page = b.page;
+  page.on('dialog', (d) => void d.accept());
+  await page.goto(s.url);
+  await page.locator('[data-server="basic"] [data-testid="state"]', { hasText: 'ready' }).waitFor({ timeout: 20_000 });
+}, { timeout: 90_000 });
+
+after(async () => {
+  await b?.dispose();
+  await s?.dispose();
+});
+
+describe('the app in a browser', () => {
+  it('takes the token out of the address bar', { timeout: 90_000 }, () => {
+    assert.ok(!page.url().includes('token='), page.url());
+  });
+
+  it('servers: refuses bad input inline and writes nothing', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const save = () => page.getByRole('button', { name: 'Test and save' }).click();
+    await expectRefused(save, /Give the server a name/);
+    await page.locator('#sf-name').fill('basic');
+    await page.locator('#sf-command').fill(process.execPath);
+    await expectRefused(save, /There is already a server named “basic”/);
+    await page.locator('#sf-name').fill('ghost');
+    await page.locator('#sf-command').fill('no-such-command-xyz');
+    await expectRefused(save, /"no-such-command-xyz" was not found/);
+    await page.getByLabel('Remote (a URL)').check();
+    await page.locator('#sf-url').fill('not a url');
+    await expectRefused(save, /is not a web address/);
+    await page.getByLabel('On this computer (a command)').check();
+    await page.locator('#sf-command').fill(process.execPath);
+    await page.locator('#sf-timeout').fill('-1');
+    await expectRefused(save, /whole number of seconds above 0/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('servers: adds a server and shows its tools', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.locator('#sf-name').fill('memory');
+    await page.locator('#sf-command').fill(process.execPath);
+    await page.locator('#sf-args').fill(MEMORY);
+    await page.locator('#sf-env').fill(`MEMORY_FILE_PATH=${path.join(s.home, 'memory.jsonl')}`);
+    await page.getByRole('button', { name: 'Test and save' }).click();
+    const row = page.locator('[data-server="memory"]');
+    await row.locator('[data-testid="state"]', { hasText: 'ready' }).waitFor({ timeout: 20_000 });
+    assert.match(s.configBytes(), /"memory"/);
+    await row.getByRole('button', { name: 'Tools' }).click();
+    await row.getByText('create_entities').waitFor();
+    assert.match((await row.getByTestId('tool-count').textContent()) ?? '', /^9 tools/);
+    await row.getByRole('button', { name: 'Log' }).click();
+    await row.getByLabel('Log of memory').waitFor();
+    await shot('servers');
+  });
+
+  it('profiles: refuses bad input inline and writes nothing', { timeout: 90_000 }, async () => {
+    await go('Profiles');
+    await page.getByRole('button', { name: 'New profile' }).click();
+    const save = () => page.getByRole('button', { name: 'Save profile' }).click();
+    await expectRefused(save, /Give the profile a name/);
+    await page.locator('#pf-name').fill('existing');
+    await expectRefused(save, /There is already a profile named “existing”/);
+    await page.locator('#pf-name').fill('auto');
+    await page.locator('#b-timeoutMs').fill('-1');
+    await page.getByText('Time limit must be a whole number above 0.').waitFor();
+    await expectRefused(save, /Time limit must be a whole number above 0/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('profiles: makes a code profile with a tool checklist', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'New profile' }).click();
+    await page.locator('#pf-name').fill('auto');
+    await page.getByRole('checkbox', { name: 'basic' }).check();
+    await page.getByRole('checkbox', { name: 'memory' }).check();
+    await page.getByText(/Tools of basic \(10 of 10 on\)/).click();
+    await page.getByRole('checkbox', { name: 'elicit' }).uncheck();
+    await page.getByText(/Tools of basic \(9 of 10 on\)/).waitFor();
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByTestId('declarations').waitFor({ timeout: 15_000 });
+    const cfg = JSON.parse(s.configBytes()) as { profiles: Record<string, { surface: string; tools?: Record<string, { allow: string[] }> }> };
+    assert.equal(cfg.profiles.auto?.surface, 'code');
+    assert.ok(cfg.profiles.auto?.tools?.basic?.allow.includes('echo'));
+    assert.ok(!cfg.profiles.auto?.tools?.basic?.allow.includes('elicit'));
+    assert.match((await page.getByTestId('declarations').textContent()) ?? '', /of 12,000 characters/);
+  });
+
+  it('playground: runs code and links to the run in the history', { timeout: 90_000 }, async () => {
+    await go('Playground');
+    await page.getByLabel('Profile').selectOption('auto');
+    await page.getByLabel('Code', { exact: true }).fill(
+      "async () => {\n  console.log('checking');\n  const said = await basic.echo({ text: 'hi' });\n  const g = await memory.read_graph({});\n  return { said, entities: g.entities.length };\n}",
+    );
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const out = page.getByTestId('exec-text');
+    await out.waitFor({ timeout: 30_000 });
+    assert.match((await out.textContent()) ?? '', /Logs:\s*checking[\s\S]*Result:[\s\S]*"said": "hi"/);
+    await page.getByRole('list', { name: 'Tool calls' }).getByText('basic.echo').waitFor();
+    await shot('playground');
+    await page.getByRole('link', { name: /Open run .* in history/ }).click();
+    const run = page.getByRole('article');
+    await run.getByRole('list', { name: 'Tool calls' }).getByText('memory.read_graph').waitFor();
+    await run.getByText("console.log('checking')").first().waitFor();
+    await shot('runs');
+  });
+
+  it('runs: filters by outcome and text, and reopens a run in the playground', { timeout: 90_000 }, async () => {
+    await page.getByLabel('Outcome').selectOption('runtime');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No runs match').waitFor();
+    await page.getByLabel('Outcome').selectOption('');
+    await page.getByLabel('Text').fill('checking');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('tr[data-run]').first().waitFor();
+    await page.getByRole('button', { name: 'Open in playground' }).click();
+    await page.getByRole('heading', { name: 'Playground' }).waitFor();
+    assert.match(await page.getByLabel('Code', { exact: true }).inputValue(), /basic\.echo/);
+  });
+
+  it('profiles: tuning a budget changes how many past runs would fail', { timeout: 90_000 }, async () => {
+    await go('Profiles');
+    await page.getByRole('button', { name: 'auto' }).click();
+    const impact = page.getByTestId('impact');
+    await impact.waitFor({ timeout: 15_000 });
+    assert.match((await impact.textContent()) ?? '', /0 of 1 past runs would fail/);
+    await page.locator('#b-timeoutMs').fill('1');
+    await page.getByText(/1 of 1 past runs would fail/).waitFor();
+    await page.locator('#b-maxToolCalls').fill('1');
+    await page.getByText(/Tool calls per run: 1/).waitFor();
+    await shot('profiles');
+    const before = s.configBytes();
+    await page.locator('#b-timeoutMs').fill('30000');
+    await page.getByText(/0 of 1 past runs would fail|1 of 1 past runs would fail/).waitFor();
+    assert.equal(s.configBytes(), before, 'moving a slider writes nothing until saved');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('audit: lists tool calls and filters them', { timeout: 90_000 }, async () => {
+    await go('Audit');
+    const rows = page.locator('table[aria-label="Audit entries"] tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 2);
+    await page.getByLabel('Server').selectOption('basic');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await rows.nth(1).waitFor({ state: 'detached' });
+    assert.match((await rows.first().textContent()) ?? '', /basic\.echo/);
+    await shot('audit');
+    await page.getByLabel('Outcome').selectOption('denied');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No tool calls match').waitFor();
+  });
+
+  it('connect and settings: say what to do and where things are', { timeout: 90_000 }, async () => {
+    await go('Connect');
+    await page.getByText(/switchboard connect CLIENT --profile P/).waitFor();
+    await shot('connect');
+    await go('Settings');
+    await page.getByText(s.home, { exact: true }).waitFor();
+    await shot('settings');
+  });
+
+  it('servers: removing a server a profile still uses is refused with the reason', { timeout: 90_000 }, async () => {
+    await go('Servers');
+    await expectRefused(
+      () => page.locator('[data-server="basic"]').getByRole('button', { name: 'Remove' }).click(),
+      /nothing was written/,
+    );
+    await page.getByRole('alert').filter({ hasText: 'profiles.existing.servers' }).waitFor();
+    assert.equal(await page.locator('[data-server="basic"]').count(), 1);
+  });
+
+  it('switches to the dark theme and keeps it', { timeout: 90_000 }, async () => {
+    await go('Settings');
+    await page.getByLabel('Dark', { exact: true }).check();
+    assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+    await go('Servers');
+    await page.reload();
+    assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+    await page.locator('[data-server="memory"]').waitFor();
+    await shot('servers-dark');
+  });
+
+  it('can be driven from the keyboard', { timeout: 90_000 }, async () => {
+    await page.reload();
+    await page.locator('[data-server]').first().waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const focused = (await page.locator(':focus').textContent())?.trim();
+    assert.equal(focused, 'Servers');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Profiles' }).waitFor();
+  });
+});
