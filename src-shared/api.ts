@@ -2,7 +2,7 @@
 // Carried as JSON over the engine socket (`control` connections), under `/api/` on the HTTP
 // server (POST /api/<method> with the params as the body), and over Electron IPC.
 import type { ConfigProblem } from './config/validate.ts';
-import type { ResolvedBudgets } from './config/schema.ts';
+import type { ProfileConfig, ResolvedBudgets } from './config/schema.ts';
 import type { AuditEntry, AuditQuery, RunQuery, RunRecord } from './records.ts';
 import type { ErrorData } from './errors.ts';
 
@@ -23,6 +23,8 @@ export interface ServerStatus {
   /** Restarts since the engine started. */
   restarts: number;
   pid?: number;
+  /** Tools withheld because their description or schema changed since pinned (SPEC §3); approve to show them. */
+  changedTools?: string[];
 }
 
 export interface ProfileStatus {
@@ -49,6 +51,8 @@ export interface StatusReport {
   secrets: { store: 'keychain' | 'file' | 'none' };
   /** Active client sessions. */
   clients: { id: string; name: string; profile: string; transport: 'socket' | 'http'; since: string }[];
+  /** Record stores that failed to write (disk full, read-only home), each reported once; absent when none. */
+  recordLosses?: { store: string; message: string; since: string; count: number }[];
 }
 
 export interface ToolInfo {
@@ -58,12 +62,80 @@ export interface ToolInfo {
   exposedName: string;
   description?: string;
   allowed: boolean;
+  /** Withheld: its definition changed since it was pinned and waits for approval. */
+  changed?: boolean;
 }
 
 export interface ExecResult {
   text: string;
   isError: boolean;
   runId: string;
+}
+
+/** A profile's entry in one client's config file (SPEC §7). */
+export interface ClientProfileStatus {
+  profile: string;
+  /** The file has a `switchboard-<profile>` entry. */
+  connected: boolean;
+  /** The entry is exactly what connect would write now (false: connect again to refresh it). */
+  matches: boolean;
+  /** Since Switchboard wrote the entry, the client (or someone) changed or removed it. */
+  drift: 'none' | 'changed' | 'removed';
+  /** False when the profile is no longer in config.json (its entry can still be removed). */
+  known: boolean;
+}
+
+export interface ClientInfo {
+  id: string;
+  displayName: string;
+  installed: boolean;
+  /** The file connect would change. */
+  configPath: string;
+  /** Where Switchboard looked to decide whether the client is installed. */
+  lookedAt: string[];
+  /** Profiles with an entry in the file. */
+  connected: string[];
+  /** Every profile of config.json, plus connected ones that are no longer there. */
+  profiles: ClientProfileStatus[];
+  /** Why the client's file could not be read (e.g. invalid JSON, with line and column), when it could not. */
+  problem?: string;
+  /** Switchboard wrote this file and keeps a backup to restore. */
+  canUndo: boolean;
+}
+
+export interface ClientWriteResult {
+  path: string;
+  /** False when the file already said what was asked; nothing was written. */
+  changed: boolean;
+  /** Copy of the file as it was before the write; null when there was none or nothing was written. */
+  backup: string | null;
+  via: 'file' | 'claude-cli';
+}
+
+/** One server of an import dry run, exactly as it would run (secret values left out). */
+export interface ImportServerPreview {
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
+  transport?: 'http' | 'sse';
+  /** Names only: values are copied as they are but not shown. */
+  envKeys?: string[];
+  headerKeys?: string[];
+  disabled?: boolean;
+}
+
+export type ImportPlanEntry =
+  | { action: 'add'; clientName: string; name: string; server: ImportServerPreview }
+  | { action: 'duplicate'; clientName: string; existing: string }
+  | { action: 'skip'; clientName: string; reason: string };
+
+export interface ImportPlanResult {
+  client: string;
+  configPath: string;
+  entries: ImportPlanEntry[];
+  /** The profile `replace` would create or extend. */
+  replaceProfile: string;
 }
 
 /** Method name → params and result. */
@@ -77,9 +149,10 @@ export interface ControlApi {
   'servers.log': { params: { name: string; lines?: number }; result: { lines: string[] } };
   'servers.tools': { params: { name: string; profile?: string }; result: { tools: ToolInfo[] } };
   'servers.test': { params: { name?: string; config: unknown }; result: { ok: boolean; tools: string[]; error?: string } };
-  'servers.approve': { params: { name: string }; result: { ok: true } };
+  'servers.approve': { params: { name: string }; result: { ok: true; approved?: string[] } };
   'profiles.catalog': {
-    params: { profile: string };
+    /** With `draft`, the catalog of that unsaved profile config (named `profile` when given). */
+    params: { profile?: string; draft?: ProfileConfig };
     result: { declarations: string; declarationChars: number; inline: boolean; limit: number };
   };
   'runs.list': { params: RunQuery; result: { runs: RunRecord[] } };
@@ -87,6 +160,18 @@ export interface ControlApi {
   'audit.list': { params: AuditQuery; result: { entries: AuditEntry[] } };
   'exec': { params: { profile: string; code: string; client?: string }; result: ExecResult };
   'engine.stop': { params: Record<string, never>; result: { ok: true } };
+  'clients.list': { params: Record<string, never>; result: { clients: ClientInfo[] } };
+  /** `force` writes even when the client does not look installed. */
+  'clients.connect': { params: { client: string; profile: string; force?: boolean }; result: ClientWriteResult };
+  'clients.disconnect': { params: { client: string; profile: string }; result: ClientWriteResult };
+  'clients.undo': { params: { client: string }; result: { path: string; restoredFrom: string | null } };
+  /** Dry run of import: writes nothing. */
+  'clients.importPlan': { params: { client: string }; result: ImportPlanResult };
+  /** Adds the planned servers to config.json; `replace` also swaps them in the client's file for one entry of `profile`. */
+  'clients.importApply': {
+    params: { client: string; replace?: boolean; profile?: string };
+    result: { added: string[]; replaced: { profile: string; entries: string[]; write: ClientWriteResult } | null };
+  };
 }
 
 export type ControlMethod = keyof ControlApi;
@@ -110,6 +195,12 @@ export const CONTROL_METHODS = [
   'audit.list',
   'exec',
   'engine.stop',
+  'clients.list',
+  'clients.connect',
+  'clients.disconnect',
+  'clients.undo',
+  'clients.importPlan',
+  'clients.importApply',
 ] as const satisfies readonly ControlMethod[];
 
 /** One request/response on a control connection (newline-delimited JSON). */

@@ -4,6 +4,7 @@ import { ConfigStore } from '../engine/config/store.ts';
 import { defaultConfig } from '../engine/config/default-config.ts';
 import { homePaths } from '../engine/home.ts';
 import { defaultShimEntry } from '../engine/clients/shim-entry.ts';
+import { withProfileServers, withServers } from '../engine/clients/import-apply.ts';
 import { SocketControlClient } from './engine-client.ts';
 import type { CliContext } from './context.ts';
 
@@ -59,12 +60,7 @@ export function createCliContext(init: CliContextInit): CliContext {
           await c.call('config.set', { path: cur.found ? `${key}/servers` : key, value: cur.found ? merged : { servers: merged } });
         },
         async (s) => {
-          await s.update((raw) => {
-            const profiles = { ...((raw.profiles as Record<string, { servers?: string[] }>) ?? {}) };
-            const have = profiles[name]?.servers ?? [];
-            profiles[name] = { ...(profiles[name] ?? {}), servers: [...have, ...servers.filter((x) => !have.includes(x))] };
-            return { ...raw, profiles };
-          });
+          await s.update((raw) => withProfileServers(raw, name, servers));
         },
       ),
     profiles: () =>
@@ -80,7 +76,7 @@ export function createCliContext(init: CliContextInit): CliContext {
           for (const [name, cfg] of Object.entries(servers)) await c.call('config.set', { path: `/servers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, value: cfg });
         },
         async (s) => {
-          await s.update((raw) => ({ ...raw, servers: { ...((raw.servers as object) ?? {}), ...servers } }));
+          await s.update((raw) => withServers(raw, servers));
         },
       ),
   };

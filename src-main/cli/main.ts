@@ -20,6 +20,9 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   undo: () => import('./commands/undo.ts'),
   doctor: () => import('./commands/doctor.ts'),
   secret: () => import('./commands/secret.ts'),
+  login: () => import('./commands/login.ts'),
+  logout: () => import('./commands/logout.ts'),
+  approve: () => import('./commands/approve.ts'),
 };
 
 export const USAGE = `Usage: switchboard <command> [--home DIR]
@@ -34,6 +37,7 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   connect CLIENT --profile P · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
   doctor                           check how each server's command resolves
   secret set NAME · secret delete NAME   secrets for { "secret": NAME } values (value on stdin)
+  login SERVER · logout SERVER    sign in to (or out of) a remote server that asks for it
 
 Home: --home DIR, else $SWITCHBOARD_HOME, else ${defaultHome()}.
 `;

@@ -21,10 +21,13 @@ import { SocketServer } from './api/socket-server.ts';
 import { ControlHandler } from './api/control-handlers.ts';
 import { HttpServer } from './http/http-server.ts';
 import { ensureHome, homePaths, type HomePaths } from './home.ts';
+import { APP_ROOT } from './app-root.ts';
 import { FileSecretStore, type SecretStore } from './secrets/secret-store.ts';
+import { PinStore } from './trust/pins.ts';
+import { tokenLikeValues } from './records/redact.ts';
 
 const require = createRequire(import.meta.url);
-export const VERSION: string = (require('../../package.json') as { version: string }).version;
+export const VERSION: string = (require(path.join(APP_ROOT, 'package.json')) as { version: string }).version;
 
 /** The port `serve` tries first; the next free one is taken when it is busy. */
 export const DEFAULT_PORT = 47_821;
@@ -104,6 +107,7 @@ export class Engine {
   readonly sandbox: SandboxPool;
   readonly control: ControlHandler;
   readonly secrets: SecretStore;
+  readonly pins: PinStore;
   socket!: SocketServer;
   http: HttpServer | null = null;
   readonly startedAt = new Date().toISOString();
@@ -123,14 +127,17 @@ export class Engine {
     this.config = parts.config;
     this.#releaseLock = parts.releaseLock;
     this.#log = parts.log;
-    this.audit = AuditLog.open(paths.auditDir, { onError: (e) => this.#log(`audit log: ${e.message}`) });
-    this.runs = RunStore.open(paths.runsDir, { onError: (e) => this.#log(`run history: ${e.message}`) });
-    this.sandbox = new SandboxPool();
+    this.audit = AuditLog.open(paths.auditDir, { deferWrites: true, onError: this.#recordLoss('audit log'), secrets: () => this.secretValues() });
+    this.runs = RunStore.open(paths.runsDir, { deferWrites: true, onError: this.#recordLoss('run history'), secrets: () => this.secretValues() });
+    this.pins = new PinStore(paths.pinsFile, { onError: (m) => this.#log(`tool pins: ${m}`) });
+    this.sandbox = new SandboxPool({ warm: false });
     this.secrets = new FileSecretStore(paths.secretsFile);
     let gateway!: Gateway;
     this.supervisor = new Supervisor({
       logsDir: paths.logsDir,
       resolveSecret: (name) => this.secrets.get(name),
+      secrets: this.secrets,
+      secretValues: () => this.secretValues(),
       clientInfo: { name: 'switchboard', version: VERSION },
       onServerRequest: async (server, request, extra) =>
         (await gateway.serverRequest(server, request as ServerRequest, extra.signal, extra.calls)) as Record<string, unknown>,
@@ -140,8 +147,8 @@ export class Engine {
     gateway = new Gateway({
       upstream: this.#upstreamAccess(),
       audit: (entry) => this.audit.append(entry),
-      execute: async (view, session, code, signal) => {
-        const { runId, ...result } = await runner.execute(view, { client: session.clientName, session }, code, signal);
+      execute: async (view, session, code, signal, requestId) => {
+        const { runId, ...result } = await runner.execute(view, { client: session.clientName, session, requestId }, code, signal);
         return { ...result, _meta: { 'switchboard/runId': runId } };
       },
       version: VERSION,
@@ -190,6 +197,7 @@ export class Engine {
   }
 
   #applyConfig(cfg: SwitchboardConfig): void {
+    if (Object.values(cfg.profiles).some((p) => p.surface === 'code')) this.sandbox.warmUp();
     this.supervisor.apply(cfg.servers);
     this.gateway.applyConfig(cfg);
   }
@@ -200,13 +208,21 @@ export class Engine {
       return u && u.state === 'ready' ? u : undefined;
     };
     return {
-      tools: (s) => ready(s)?.tools(),
+      // Tool pins (SPEC §3): a tool whose definition changed since it was pinned is withheld here,
+      // the one place every surface reads tools from.
+      tools: (s) => {
+        const tools = ready(s)?.tools();
+        return tools && this.pins.filter(s, tools);
+      },
       resources: (s) => ready(s)?.resources(),
       resourceTemplates: (s) => ready(s)?.resourceTemplates(),
       prompts: (s) => ready(s)?.prompts(),
       callTool: (s, params, opts) => {
         const u = this.supervisor.get(s);
         if (!u) throw new SwitchboardError('unknown-server', `There is no server "${s}".`);
+        if (this.pins.withheld(s, params.name)) {
+          throw new SwitchboardError('denied', `The tool "${params.name}" of "${s}" changed since it was approved; approve it in the app or with \`switchboard approve ${s}\`.`);
+        }
         return u.callTool(params, opts);
       },
       request: (s, method, params, opts) => {
@@ -236,8 +252,44 @@ export class Engine {
     };
   }
 
+  /** Values to redact from records and server logs: stored secrets and token-like plain env/header values. */
+  secretValues(): string[] {
+    const out = this.secrets.values();
+    for (const cfg of Object.values(this.config.config.servers)) {
+      const plain = (m: Record<string, unknown> | undefined) =>
+        Object.fromEntries(Object.entries(m ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      out.push(...tokenLikeValues(plain(cfg.env)), ...tokenLikeValues(plain(cfg.headers)));
+    }
+    return out;
+  }
+
+  /** Trusts a server's changed tool definitions (SPEC §3) and shows the tools to clients again. */
+  approveTools(server: string): string[] {
+    const approved = this.pins.approve(server);
+    this.gateway.catalogChanged(server);
+    if (approved.length) this.#log(`approved changed tools of ${server}: ${approved.join(', ')}`);
+    return approved;
+  }
+
+  readonly #recordLosses: NonNullable<StatusReport['recordLosses']> = [];
+
+  /** A record store lost a write (disk full, read-only home): said once in the log and kept in status. */
+  #recordLoss(store: string): (err: Error) => void {
+    return (err) => {
+      const message = `${store}: records are not being saved (${err.message}); calls and runs still answer.`;
+      this.#log(message);
+      const seen = this.#recordLosses.find((l) => l.store === store);
+      if (seen) seen.count++;
+      else this.#recordLosses.push({ store, message, since: new Date().toISOString(), count: 1 });
+    };
+  }
+
   status(): StatusReport {
     const servers: Record<string, ServerStatus> = this.supervisor.statuses();
+    for (const [name, st] of Object.entries(servers)) {
+      const changed = this.pins.changedTools(name);
+      if (changed.length) st.changedTools = changed;
+    }
     const profiles: Record<string, ProfileStatus> = {};
     for (const name of this.gateway.profileNames()) {
       const view = this.gateway.view(name)!;
@@ -264,6 +316,7 @@ export class Engine {
       profiles,
       config: this.config.status,
       secrets: { store: this.secrets.kind },
+      ...(this.#recordLosses.length ? { recordLosses: [...this.#recordLosses] } : {}),
       clients: [...this.gateway.sessions].map((s) => ({
         id: s.id,
         name: s.clientName,

@@ -18,6 +18,19 @@ export const SERVER_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** Profile names appear in URLs (/mcp/<profile>) and client entries (switchboard-<profile>). */
 export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
+/**
+ * Sign-in settings of a remote server (SPEC §8). Only needed when its authorization server
+ * does not offer dynamic client registration: the client registered by hand, and the fixed
+ * loopback port its redirect URI was registered with.
+ */
+export const OAuthClientConfig = z.looseObject({
+  clientId: z.string().min(1, 'expected a client id').optional(),
+  clientSecret: SecretOrString.optional(),
+  scopes: z.array(z.string({ error: 'expected a string' }), { error: 'expected an array of scopes' }).optional(),
+  callbackPort: z.int({ error: 'expected a port number' }).min(1, 'expected a port number').max(65535, 'expected a port number').optional(),
+});
+export type OAuthClientConfig = z.infer<typeof OAuthClientConfig>;
+
 export const ServerConfig = z
   .looseObject({
     command: z.string().min(1, 'expected a command').optional(),
@@ -39,6 +52,7 @@ export const ServerConfig = z
     transport: z.enum(['http', 'sse'], { error: 'expected "http" or "sse"' }).optional(),
     callTimeoutSec: positiveInt.optional(),
     disabled: z.boolean({ error: 'expected true or false' }).optional(),
+    oauth: OAuthClientConfig.optional(),
   })
   .superRefine((s, ctx) => {
     if (s.command === undefined && s.url === undefined) {
@@ -46,6 +60,9 @@ export const ServerConfig = z
     }
     if (s.command !== undefined && s.url !== undefined) {
       ctx.addIssue({ code: 'custom', message: 'a server has either "command" or "url", not both' });
+    }
+    if (s.oauth !== undefined && s.url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['oauth'], message: '"oauth" is for remote servers (with "url") only' });
     }
   });
 export type ServerConfig = z.infer<typeof ServerConfig>;

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { BASIC, MEMORY, openBrowser, serve, SHOTS, type Browser, type Served } from './harness.ts';
 
@@ -223,5 +224,99 @@ describe('the app in a browser', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Profiles' }).waitFor();
+  });
+});
+
+describe('connect page in a browser', () => {
+  // Its own engine whose $HOME is a temp folder holding a fake Claude Desktop install, so the
+  // client files it writes are ours to inspect.
+  let cs: Served;
+  let cb: Browser;
+  let cp: Page;
+  let user: string;
+  let claudeFile: string;
+  const original = `${JSON.stringify({ mcpServers: { weather: { command: 'uvx', args: ['weather-mcp', '--units', 'metric'] } }, globalShortcut: 'Ctrl+Space' }, null, 2)}\n`;
+
+  before(async () => {
+    user = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-user-'));
+    claudeFile = path.join(user, '.config', 'Claude', 'claude_desktop_config.json');
+    mkdirSync(path.dirname(claudeFile), { recursive: true });
+    writeFileSync(claudeFile, original);
+    // The harness's child inherits this process's env: point its $HOME at the fake user for the spawn only.
+    const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+    process.env.HOME = user;
+    process.env.XDG_CONFIG_HOME = path.join(user, '.config');
+    try {
+      cs = await serve({ servers: { basic: { command: process.execPath, args: [BASIC] } }, profiles: { existing: { servers: ['basic'] }, work: { servers: ['basic'] } } });
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    cb = await openBrowser();
+    cp = cb.page;
+    await cp.goto(cs.url);
+    await cp.getByRole('navigation').getByRole('link', { name: /^Connect/ }).click();
+  }, { timeout: 90_000 });
+
+  after(async () => {
+    await cb?.dispose();
+    await cs?.dispose();
+    if (user) rmSync(user, { recursive: true, force: true });
+  });
+
+  it('connects Claude Desktop to a profile, previews an import, and undoes the change', { timeout: 90_000 }, async () => {
+    const card = cp.locator('[data-client="claude-desktop"]');
+    await card.getByText(claudeFile).waitFor();
+    await card.getByLabel('Profile').selectOption('work');
+    await card.getByRole('button', { name: 'Connect', exact: true }).click();
+    await card.locator('[data-profile="work"] [data-testid="entry-state"]', { hasText: /^connected$/ }).waitFor();
+    const written = JSON.parse(readFileSync(claudeFile, 'utf8'));
+    assert.deepEqual(written.mcpServers.weather, { command: 'uvx', args: ['weather-mcp', '--units', 'metric'] });
+    assert.equal(written.globalShortcut, 'Ctrl+Space');
+    assert.ok(written.mcpServers['switchboard-work'].args.includes('work'), JSON.stringify(written));
+
+    await card.getByRole('button', { name: 'Import servers…' }).click();
+    await card.getByTestId('import-plan').getByText('uvx weather-mcp --units metric').waitFor();
+    await cp.screenshot({ path: path.join(SHOTS, 'connect.png'), fullPage: true });
+    await card.getByRole('button', { name: 'Close' }).click();
+
+    await card.getByRole('button', { name: 'Undo last change' }).click();
+    await card.getByText(/Restored Claude Desktop's file/).waitFor();
+    assert.equal(readFileSync(claudeFile, 'utf8'), original);
+    await card.locator('[data-profile="work"]').waitFor({ state: 'detached' });
+  });
+
+  it('profiles: the declarations size follows unsaved tool toggles', { timeout: 90_000 }, async () => {
+    await cp.getByRole('navigation').getByRole('link', { name: /^Profiles/ }).click();
+    await cp.getByRole('button', { name: 'New profile' }).click();
+    await cp.getByRole('checkbox', { name: 'basic' }).check();
+    await cp.getByRole('radio', { name: /^Code/ }).check();
+    const figure = async () => Number(((await cp.getByTestId('declarations').locator('strong').textContent()) ?? '').replace(/\D/g, ''));
+    await cp.getByText(/Tools of basic \(10 of 10 on\)/).waitFor({ timeout: 20_000 });
+    await cp.getByTestId('declarations').waitFor();
+    let all = await figure();
+    for (let i = 0; i < 50 && all === 0; i++) all = (await cp.waitForTimeout(100), await figure());
+    await cp.getByText(/Tools of basic/).click();
+    await cp.getByRole('checkbox', { name: 'echo', exact: true }).uncheck();
+    let fewer = all;
+    for (let i = 0; i < 50 && fewer === all; i++) fewer = (await cp.waitForTimeout(100), await figure());
+    assert.ok(fewer > 0 && fewer < all, `declarations should shrink: ${all} → ${fewer}`);
+    const cfg = cs.configBytes();
+    await cp.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(cs.configBytes(), cfg, 'sizing a draft writes nothing');
+  });
+
+  it('says where it looked for a missing client and connects anyway on request', { timeout: 90_000 }, async () => {
+    await cp.getByRole('navigation').getByRole('link', { name: /^Connect/ }).click();
+    await cp.getByText(/Other clients/).click();
+    const card = cp.locator('[data-client="cursor"]');
+    await card.getByRole('button', { name: 'Connect', exact: true }).click();
+    await card.getByRole('alert').getByText(path.join(user, '.cursor')).first().waitFor();
+    assert.equal(existsSync(path.join(user, '.cursor', 'mcp.json')), false);
+    await card.getByRole('button', { name: 'Connect anyway' }).click();
+    await cp.locator('[data-client="cursor"] [data-profile="existing"] [data-testid="entry-state"]', { hasText: /^connected$/ }).waitFor();
+    assert.ok(JSON.parse(readFileSync(path.join(user, '.cursor', 'mcp.json'), 'utf8')).mcpServers['switchboard-existing']);
   });
 });

@@ -1,11 +1,12 @@
 // `switchboard import CLIENT [--apply] [--replace]`: copy a client's servers into config.json.
 // Without flags it is a dry run; applying it is the user's approval of those commands (SPEC §3).
 import { readFile } from 'node:fs/promises';
-import { PROFILE_NAME_RE, type ServerConfig } from '../../../src-shared/config/schema.ts';
+import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { validateConfigText } from '../../../src-shared/config/validate.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { assertInstalled, connectorFromArgs } from '../../engine/clients/client-lookup.ts';
 import { describeServer, planImport } from '../../engine/clients/import.ts';
+import { applyImport } from '../../engine/clients/import-apply.ts';
 import { homePaths } from '../../engine/home.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
@@ -54,20 +55,17 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     return 0;
   }
 
-  if (count) await ctx.addServers(plan.toAdd);
+  const out = await applyImport(c, plan, { replace: values.replace === true }, ctx);
   lines.push(count ? `Added ${count} server${count === 1 ? '' : 's'} to config.json.` : 'Nothing new to add to config.json.');
 
   if (values.replace) {
-    const covered = plan.items.filter((i) => i.action !== 'skip') as Extract<typeof plan.items[number], { action: 'add' | 'duplicate' }>[];
-    if (covered.length === 0) {
+    if (!out.replaced) {
       lines.push(`Nothing to replace in ${c.displayName}.`);
     } else {
-      const profile = PROFILE_NAME_RE.test(c.id) ? c.id : 'imported';
-      await ctx.addProfile(profile, covered.map((i) => (i.action === 'add' ? i.name : i.existing)));
-      const out = await c.replace(covered.map((i) => i.clientName), profile, ctx.shimEntry(profile));
+      const { profile, entries, write } = out.replaced;
       lines.push(
-        `Replaced ${covered.length} entr${covered.length === 1 ? 'y' : 'ies'} in ${out.path} with "switchboard-${profile}" (profile "${profile}").`,
-        ...(out.backup ? [`Backup of the previous file: ${out.backup}`] : []),
+        `Replaced ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} in ${write.path} with "switchboard-${profile}" (profile "${profile}").`,
+        ...(write.backup ? [`Backup of the previous file: ${write.backup}`] : []),
         `Restart ${c.displayName} to pick it up. To restore its file: switchboard undo ${c.id} (config.json keeps the imported servers).`,
       );
     }

@@ -7,6 +7,9 @@ import { exposedToolNames } from '../../../src-shared/names.ts';
 import type { Engine } from '../engine.ts';
 import type { CodeRunner } from '../codemode/code-runner.ts';
 import { testServerConnection } from '../upstream/test-connection.ts';
+import { ProfileConfig } from '../../../src-shared/config/schema.ts';
+import { clientHandlers } from '../clients/client-control.ts';
+import { defaultHome } from '../home.ts';
 
 type Handlers = { [M in ControlMethod]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> | ControlApi[M]['result'] };
 
@@ -70,17 +73,28 @@ export class ControlHandler {
             name: t.name,
             exposedName: names.get(name + '\u0000' + t.name) ?? `${name}__${t.name}`,
             description: t.description,
-            allowed: view ? view.allows(name, t.name) : true,
+            allowed: !e.pins.withheld(name, t.name) && (view ? view.allows(name, t.name) : true),
+            ...(e.pins.withheld(name, t.name) ? { changed: true } : {}),
           })),
         };
       },
       'servers.test': async (p) => testServerConnection(p.config, { logsDir: e.paths.logsDir }),
-      'servers.approve': () => {
-        throw new SwitchboardError('not-found', 'Approving servers arrives with the trust feature.');
+      'servers.approve': (p) => {
+        const name = requireString(p.name, 'the server name');
+        if (!e.supervisor.get(name) && !e.pins.changedTools(name).length) throw new SwitchboardError('unknown-server', `There is no server "${name}".`);
+        return { ok: true, approved: e.approveTools(name) };
       },
       'profiles.catalog': (p) => {
-        const view = e.gateway.view(requireString(p.profile, 'the profile name'));
-        if (!view) throw new SwitchboardError('unknown-profile', e.gateway.unknownProfileMessage(p.profile));
+        let view;
+        if (p.draft !== undefined) {
+          // The editor's unsaved profile: sized over the live catalogs, nothing written.
+          const draft = ProfileConfig.safeParse(p.draft);
+          if (!draft.success) throw new SwitchboardError('bad-request', `The draft profile is not valid: ${draft.error.issues.map((i) => i.message).join('; ')}.`);
+          view = e.gateway.draftView(p.profile || 'draft', draft.data);
+        } else {
+          view = e.gateway.view(requireString(p.profile, 'the profile name'));
+          if (!view) throw new SwitchboardError('unknown-profile', e.gateway.unknownProfileMessage(p.profile ?? ''));
+        }
         const cat = view.codeCatalog();
         return { declarations: cat.declarations, declarationChars: cat.declarationChars, inline: cat.inline, limit: 12_000 };
       },
@@ -101,6 +115,16 @@ export class ControlHandler {
         const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
         return { text, isError: Boolean(r.isError), runId: r.runId };
       },
+      ...clientHandlers({
+        home: e.paths.home,
+        // Not resolveHome(): a client's shim has no $SWITCHBOARD_HOME, so only the OS default may go unnamed.
+        homeIsDefault: e.paths.home === defaultHome(),
+        env: process.env,
+        platform: process.platform,
+        profiles: () => Object.keys(e.config.config.profiles),
+        servers: () => e.config.config.servers,
+        updateConfig: (mutate) => e.config.update(mutate),
+      }),
       'engine.stop': () => {
         setTimeout(() => process.kill(process.pid, 'SIGTERM'), 20);
         return { ok: true };

@@ -1,6 +1,6 @@
 // `execute`, end to end: open a run, hand the code to a sandbox worker, serve its tool calls
 // through the gateway (filters, upstream, audit), format the text, close the run record.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { RunCall, RunRecord } from '../../../src-shared/records.ts';
 import { unwrapToolResult } from '../../../src-shared/codemode/unwrap.ts';
@@ -20,6 +20,8 @@ export interface CodeRunnerDeps {
 
 export interface RunCaller {
   client: string;
+  /** The client's execute request, so server requests during the run reach the right stream. */
+  requestId?: RequestId;
   session?: ClientSession;
 }
 
@@ -48,6 +50,7 @@ export class CodeRunner {
         try {
           const result = await gateway.callTool(view, target.server, target.tool, (args ?? undefined) as Record<string, unknown> | undefined, {
             session: caller.session,
+            requestId: caller.requestId,
             client: caller.client,
             runId,
             signal: callSignal,

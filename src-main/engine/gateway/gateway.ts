@@ -2,8 +2,8 @@
 // the single path every tool call takes (filter → upstream → audit), direct or from code.
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, ServerNotification, ServerRequest, Progress } from '@modelcontextprotocol/sdk/types.js';
-import type { SwitchboardConfig } from '../../../src-shared/config/schema.ts';
+import type { CallToolResult, ServerNotification, ServerRequest, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ProfileConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
@@ -34,12 +34,20 @@ export interface GatewayDeps {
   upstream: UpstreamAccess;
   audit(entry: AuditEntry): void;
   /** Code surface: runs `execute` for a session. */
-  execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal): Promise<CallToolResult>;
+  execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal, requestId?: RequestId): Promise<CallToolResult>;
   version: string;
+}
+
+/** Who made a call: handed to the upstream with the call and back with its server requests. */
+export interface CallOrigin {
+  session: ClientSession;
+  /** The client's request (tools/call or execute) the call serves. */
+  requestId?: RequestId;
 }
 
 export interface CallContext {
   session?: ClientSession;
+  requestId?: RequestId;
   client: string;
   runId?: string;
   signal?: AbortSignal;
@@ -96,6 +104,11 @@ export class Gateway {
     return this.#views.get(profile);
   }
 
+  /** A view of an unsaved profile config over the live catalogs, for the editor's preview; never served. */
+  draftView(name: string, config: ProfileConfig): ProfileView {
+    return new ProfileView(name, config, this.#deps.upstream);
+  }
+
   profileNames(): string[] {
     return [...this.#views.keys()];
   }
@@ -119,8 +132,8 @@ export class Gateway {
     return session;
   }
 
-  execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal): Promise<CallToolResult> {
-    return this.#deps.execute(view, session, code, signal);
+  execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal, requestId?: RequestId): Promise<CallToolResult> {
+    return this.#deps.execute(view, session, code, signal, requestId);
   }
 
   /**
@@ -154,13 +167,17 @@ export class Gateway {
       audit('error', 0, why);
       throw new SwitchboardError('server-unavailable', why);
     }
-    ctx.session?.callStarted(server);
+    ctx.session?.callStarted(server, ctx.requestId);
     try {
       const meta = ctx.progressToken !== undefined ? { progressToken: ctx.progressToken } : undefined;
       const result = await this.#deps.upstream.callTool(
         server,
         { name: tool, ...(args !== undefined ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) },
-        { signal: ctx.signal, onProgress: ctx.onProgress, context: ctx.session },
+        {
+          signal: ctx.signal,
+          onProgress: ctx.onProgress,
+          context: ctx.session ? ({ session: ctx.session, requestId: ctx.requestId } satisfies CallOrigin) : undefined,
+        },
       );
       audit(result.isError ? 'error' : 'ok', approxBytes(result), result.isError ? firstText(result) : undefined);
       return result;
@@ -172,7 +189,7 @@ export class Gateway {
       if (err instanceof SwitchboardError) throw err;
       throw new SwitchboardError(outcome === 'cancelled' ? 'cancelled' : 'upstream-error', `${server}.${tool} failed: ${message}`);
     } finally {
-      ctx.session?.callEnded(server);
+      ctx.session?.callEnded(server, ctx.requestId);
     }
   }
 
@@ -189,13 +206,16 @@ export class Gateway {
    */
   async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, calls: unknown[] = []): Promise<unknown> {
     // The upstream hands back the context of its calls in flight, oldest first.
-    let target = calls.find((c): c is ClientSession => c instanceof ClientSession && this.sessions.has(c));
+    // On Streamable HTTP a request must name the client request it belongs to, or it goes to a
+    // stream the client may not have opened.
+    const origin = calls.find((c): c is CallOrigin => c instanceof Object && (c as CallOrigin).session instanceof ClientSession && this.sessions.has((c as CallOrigin).session));
+    let target = origin?.session;
     if (!target) {
       for (const s of this.sessions) {
         if (s.view?.includes(server) && (!target || s.lastActive > target.lastActive)) target = s;
       }
     }
-    if (target && target.accepts(request.method)) return target.forwardRequest(request, signal);
+    if (target && target.accepts(request.method)) return target.forwardRequest(request, signal, origin?.requestId);
     return defaultAnswer(request);
   }
 

@@ -21,6 +21,7 @@ import {
   UnsubscribeRequestSchema,
   type CallToolResult,
   type JSONRPCMessage,
+  type RequestId,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -51,6 +52,8 @@ export class ClientSession {
 
   readonly #gateway: Gateway;
   readonly #inflight = new Map<string, number>();
+  /** Client requests with upstream calls in flight, per server, oldest first. */
+  readonly #inflightRequests = new Map<string, RequestId[]>();
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -96,7 +99,7 @@ export class ClientSession {
       const args = req.params.arguments;
       if (view.surface === 'code') {
         await this.#gateway.settle(view);
-        return this.#callCodeTool(this.#requireView(), name, args, extra.signal);
+        return this.#callCodeTool(this.#requireView(), name, args, extra.signal, extra.requestId);
       }
       let target = view.resolveTool(name);
       if (!target) {
@@ -113,6 +116,7 @@ export class ClientSession {
       try {
         return await this.#gateway.callTool(view, target.server, target.tool, args, {
           session: this,
+          requestId: extra.requestId,
           client: this.clientName,
           signal: extra.signal,
           onProgress:
@@ -183,14 +187,20 @@ export class ClientSession {
     }
   }
 
-  async #callCodeTool(view: ProfileView, name: string, args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<CallToolResult> {
+  async #callCodeTool(
+    view: ProfileView,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+    requestId: RequestId,
+  ): Promise<CallToolResult> {
     const catalog = view.codeCatalog();
     if (name === EXECUTE) {
       const code = args?.code;
       if (typeof code !== 'string') {
         return errorResult('syntax: execute needs a "code" argument holding JavaScript, e.g. async () => { return 1 }');
       }
-      return this.#gateway.execute(view, this, code, signal);
+      return this.#gateway.execute(view, this, code, signal, requestId);
     }
     if (name === SEARCH_TOOLS && !catalog.inline) {
       const query = args?.query;
@@ -263,15 +273,26 @@ export class ClientSession {
     });
   }
 
-  callStarted(server: string): void {
+  callStarted(server: string, requestId?: RequestId): void {
     this.#inflight.set(server, (this.#inflight.get(server) ?? 0) + 1);
+    if (requestId !== undefined) {
+      const ids = this.#inflightRequests.get(server) ?? [];
+      ids.push(requestId);
+      this.#inflightRequests.set(server, ids);
+    }
     this.lastActive = Date.now();
   }
 
-  callEnded(server: string): void {
+  callEnded(server: string, requestId?: RequestId): void {
     const n = (this.#inflight.get(server) ?? 1) - 1;
     if (n <= 0) this.#inflight.delete(server);
     else this.#inflight.set(server, n);
+    const ids = this.#inflightRequests.get(server);
+    if (ids && requestId !== undefined) {
+      const i = ids.indexOf(requestId);
+      if (i >= 0) ids.splice(i, 1);
+      if (ids.length === 0) this.#inflightRequests.delete(server);
+    }
   }
 
   inflightTo(server: string): number {
@@ -286,7 +307,7 @@ export class ClientSession {
     return method === 'ping';
   }
 
-  async forwardRequest(request: ServerRequest, signal?: AbortSignal): Promise<unknown> {
+  async forwardRequest(request: ServerRequest, signal?: AbortSignal, relatedRequestId?: RequestId): Promise<unknown> {
     const schema =
       request.method === 'sampling/createMessage'
         ? CreateMessageResultSchema
@@ -295,13 +316,15 @@ export class ClientSession {
           : request.method === 'roots/list'
             ? ListRootsResultSchema
             : EmptyResultSchema;
-    return this.server.request(request, schema as typeof EmptyResultSchema, { signal });
+    return this.server.request(request, schema as typeof EmptyResultSchema, { signal, relatedRequestId });
   }
 
   forwardNotification(server: string, notification: ServerNotification): void {
     let n = notification;
     if (n.method === 'notifications/message') n = { ...n, params: { ...n.params, logger: n.params.logger ?? server } };
-    this.server.notification(n).catch(() => {});
+    // During a call, tie it to that call's request so HTTP clients get it on the call's stream.
+    const related = this.#inflightRequests.get(server)?.at(-1);
+    this.server.notification(n, related !== undefined ? { relatedRequestId: related } : undefined).catch(() => {});
   }
 
   async close(): Promise<void> {

@@ -10,8 +10,12 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Engine } from '../engine.ts';
 import { APP_ROOT } from '../app-root.ts';
+import { BoundedEventStore } from './event-store.ts';
 
 export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
+/** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */
+const SESSION_IDLE_MS = 30 * 60_000;
+const SWEEP_MS = 60_000;
 /** Largest /api/ request body, in bytes. */
 const MAX_API_BODY = 8 * 1024 * 1024;
 
@@ -39,7 +43,8 @@ export class HttpServer {
   readonly port: number;
   readonly #server: http.Server;
   readonly #engine: Engine;
-  readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string }>();
+  readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
+  #sweeper: NodeJS.Timeout | undefined;
 
   private constructor(server: http.Server, engine: Engine, host: string, port: number) {
     this.#server = server;
@@ -70,6 +75,8 @@ export class HttpServer {
       }
       const actual = (server.address() as AddressInfo).port;
       const self = new HttpServer(server, opts.engine, host, actual);
+      self.#sweeper = setInterval(() => self.#expireIdleSessions(), SWEEP_MS);
+      self.#sweeper.unref();
       server.on('request', (req, res) => {
         self.#handle(req, res).catch((err) => {
           if (!res.headersSent) sendJson(res, 500, { error: toErrorData(err) });
@@ -169,6 +176,7 @@ export class HttpServer {
         sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unknown or expired session; initialize again.' } });
         return;
       }
+      entry.lastSeen = Date.now();
       await entry.transport.handleRequest(req, res);
       return;
     }
@@ -178,8 +186,11 @@ export class HttpServer {
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: new BoundedEventStore(),
+      // Tells clients how soon to reconnect when a stream closes (SSE `retry`), in ms.
+      retryInterval: 1000,
       onsessioninitialized: (id) => {
-        this.#mcp.set(id, { transport, profile });
+        this.#mcp.set(id, { transport, profile, lastSeen: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -225,7 +236,22 @@ export class HttpServer {
     createReadStream(target).pipe(res);
   }
 
+  /**
+   * HTTP clients often go away without a DELETE; a session idle this long is closed, so it
+   * stops counting as a connected client or as a target for server requests.
+   */
+  #expireIdleSessions(): void {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const [id, entry] of this.#mcp) {
+      if (entry.lastSeen < cutoff) {
+        this.#mcp.delete(id);
+        void entry.transport.close().catch(() => {});
+      }
+    }
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.#sweeper);
     for (const { transport } of this.#mcp.values()) await transport.close().catch(() => {});
     this.#mcp.clear();
     this.#server.closeAllConnections();

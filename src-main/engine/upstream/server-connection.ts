@@ -34,7 +34,10 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { buildChildEnv } from './child-env.ts';
 import { loginShellPath, resolveCommand } from './command-resolve.ts';
 import { ServerLog } from './server-log.ts';
+import { RedactingServerLog } from '../trust/redacting-server-log.ts';
 import { ChildStdioTransport } from './stdio-transport.ts';
+import { UpstreamAuth } from './oauth/upstream-auth.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
 
 export interface ServerRequestExtra {
   /** Aborted when the server cancels its request or the connection ends. */
@@ -57,6 +60,8 @@ export interface UpstreamOptions {
   /** Folder for `<name>.log` (stderr and lifecycle notes). */
   logsDir: string;
   resolveSecret?: (name: string) => string | undefined;
+  /** Where remote servers keep their sign-in (OAuth tokens); without it they connect without OAuth. */
+  secrets?: SecretStore;
   clientInfo?: { name: string; version: string };
   onServerRequest?: ServerRequestHandler;
   onNotification?: NotificationHandler;
@@ -78,6 +83,8 @@ export interface UpstreamOptions {
   maxMessageBytes?: number;
   /** stderr log size before rotation, in bytes. Defaults to 1 MB. */
   maxLogBytes?: number;
+  /** Secret values to keep out of the server's log, tail and lastError. Defaults to none (token shapes are still redacted). */
+  secretValues?: () => readonly string[];
 }
 
 export interface CallOptions {
@@ -123,13 +130,17 @@ export class Upstream {
   #inflight = new Map<number, unknown>();
   #callSeq = 0;
   #stateListeners = new Set<() => void>();
+  readonly #auth: UpstreamAuth | undefined;
 
   constructor(name: string, config: ServerConfig, opts: UpstreamOptions) {
     this.name = name;
     this.config = config;
     this.#opts = opts;
-    this.#log = new ServerLog(path.join(opts.logsDir, `${name}.log`), { maxBytes: opts.maxLogBytes });
+    this.#log = new RedactingServerLog(path.join(opts.logsDir, `${name}.log`), opts.secretValues ?? (() => []), { maxBytes: opts.maxLogBytes });
     this.#state = config.disabled ? 'disabled' : 'starting';
+    if (config.url !== undefined && opts.secrets) {
+      this.#auth = new UpstreamAuth(name, config, opts.secrets, { resolveSecret: opts.resolveSecret, onChange: () => this.#notifyState() });
+    }
   }
 
   get state(): ServerState {
@@ -168,8 +179,8 @@ export class Upstream {
     const s: ServerStatus = {
       state: this.#state,
       tools: this.#tools.length,
-      lastError: this.#lastError,
-      auth: { state: 'none' },
+      lastError: this.#auth?.needsSignIn ? this.#auth.signInError().message : this.#lastError,
+      auth: this.#auth?.status() ?? { state: 'none' },
       kind: this.config.url !== undefined ? 'remote' : 'local',
       restarts: this.#restarts,
     };
@@ -265,6 +276,7 @@ export class Upstream {
     this.#inflight.set(id, opts.context);
     try {
       opts.signal?.throwIfAborted();
+      if (this.#auth?.needsSignIn) throw this.#auth.signInError();
       if (this.#state !== 'ready') await this.#waitReadyOrAbort(deadline - Date.now(), ctrl.signal);
       const client = this.#client;
       if (!client) throw this.#unavailable();
@@ -297,6 +309,8 @@ export class Upstream {
 
   #callError(err: unknown, what: string): SwitchboardError {
     if (err instanceof SwitchboardError) return err;
+    const signIn = this.#auth?.errorFor(err);
+    if (signIn) return signIn;
     if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
       return new SwitchboardError('server-unavailable', this.#stopReason ?? `${this.name} stopped while the call was running; it is being restarted`);
     }
@@ -345,6 +359,7 @@ export class Upstream {
       if (gen !== this.#generation) return;
       this.#failedStarts = 0;
       this.#lastError = null;
+      this.#auth?.connected();
       this.#readySince = Date.now();
       this.#log.note('ready');
       this.#setState('ready');
@@ -357,6 +372,7 @@ export class Upstream {
       this.#client = undefined;
       this.#transport = undefined;
       await t?.close().catch(() => {});
+      if (this.#auth?.errorFor(err)) return this.#signInNeeded();
       this.#startFailed(message, err instanceof FatalStartError);
     }
   }
@@ -436,6 +452,17 @@ export class Upstream {
     return `${this.name} failed to start: ${message}${detail}`;
   }
 
+  /**
+   * The server wants a sign-in this engine cannot do. No retry loop: only the user can fix it.
+   * Tools from the last good connection stay listed (calls to them say to sign in again).
+   */
+  #signInNeeded(): void {
+    this.#log.note('needs sign-in');
+    this.#lastError = this.#auth!.signInError().message;
+    this.#setState(this.#tools.length > 0 ? 'ready' : 'failed');
+    this.#opts.onCatalog?.(this.name);
+  }
+
   #setState(state: ServerState): void {
     if (this.#state === state) return;
     this.#state = state;
@@ -462,9 +489,10 @@ export class Upstream {
       const headers = this.#resolveValues(cfg.headers, 'headers');
       const url = new URL(cfg.url);
       this.#log.note(`connecting to ${url.origin}${url.pathname} (${cfg.transport ?? 'http'})`);
+      const auth = this.#auth ? { authProvider: this.#auth.provider, fetch: this.#auth.fetch } : {};
       return cfg.transport === 'sse'
-        ? new SSEClientTransport(url, { requestInit: { headers } })
-        : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+        ? new SSEClientTransport(url, { requestInit: { headers }, ...auth })
+        : new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
     }
     const command = cfg.command!;
     const configured = this.#resolveValues(cfg.env, 'env');

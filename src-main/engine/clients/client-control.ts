@@ -1,0 +1,124 @@
+// The control API's `clients.*` methods (contract: src-shared/api.ts): the app's Connect page
+// does through these what `switchboard connect|disconnect|undo|import` do on the command line,
+// with the same connectors, checks and import steps.
+import type { ClientInfo, ControlApi, ImportServerPreview } from '../../../src-shared/api.ts';
+import type { ServerConfig } from '../../../src-shared/config/schema.ts';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { assertInstalled, assertKnownProfile } from './client-lookup.ts';
+import { readClientState } from './client-state.ts';
+import { getConnector, listConnectors, type Connector, type ConnectorOptions } from './connector.ts';
+import { applyImport, defaultImportProfile, withProfileServers, withServers } from './import-apply.ts';
+import { planImport } from './import.ts';
+import { defaultShimEntry } from './shim-entry.ts';
+
+export interface ClientControlDeps extends ConnectorOptions {
+  /** No --home / $SWITCHBOARD_HOME in force: entries then leave out --home. */
+  homeIsDefault: boolean;
+  /** Profile names of the config in force. */
+  profiles(): string[];
+  /** Servers of the config in force, to skip duplicates on import. */
+  servers(): Record<string, ServerConfig>;
+  /** A validated, atomic edit of config.json (ConfigStore.update). */
+  updateConfig(mutate: (raw: Record<string, unknown>) => Record<string, unknown>): Promise<void>;
+}
+
+type ClientMethods = 'clients.list' | 'clients.connect' | 'clients.disconnect' | 'clients.undo' | 'clients.importPlan' | 'clients.importApply';
+type ClientHandlers = { [M in ClientMethods]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> };
+
+function requireString(v: unknown, what: string): string {
+  if (typeof v !== 'string' || v === '') throw new SwitchboardError('bad-request', `Missing ${what}.`);
+  return v;
+}
+
+/** What the dry run shows of a server: the exact command and args, never secret values. */
+export function previewServer(c: ServerConfig): ImportServerPreview {
+  const out: ImportServerPreview = {};
+  if (c.command !== undefined) {
+    out.command = c.command;
+    out.args = c.args ?? [];
+    if (c.cwd) out.cwd = c.cwd;
+    if (c.env) out.envKeys = Object.keys(c.env);
+  } else {
+    out.url = c.url;
+    out.transport = c.transport ?? 'http';
+    if (c.headers) out.headerKeys = Object.keys(c.headers);
+  }
+  if (c.disabled) out.disabled = true;
+  return out;
+}
+
+export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
+  const opts: ConnectorOptions = { home: deps.home, env: deps.env, platform: deps.platform };
+  const shim = (profile: string) => defaultShimEntry(deps.home, deps.homeIsDefault, profile);
+  const connector = (id: unknown): Connector => getConnector(requireString(id, 'the client id'), opts);
+
+  async function describe(c: Connector, known: string[]): Promise<ClientInfo> {
+    const base = {
+      id: c.id,
+      displayName: c.displayName,
+      installed: c.installed(),
+      configPath: c.configPath(),
+      lookedAt: c.installMarkers(),
+      canUndo: (await readClientState(deps.home, c.id)).lastWrite !== undefined,
+    };
+    let connected: string[];
+    try {
+      connected = await c.connectedProfiles();
+    } catch (err) {
+      // An unreadable file is reported, never fatal to the list: the other clients still show.
+      const profiles = known.map((profile) => ({ profile, connected: false, matches: false, drift: 'none' as const, known: true }));
+      return { ...base, connected: [], profiles, problem: (err as Error).message };
+    }
+    const names = [...known, ...connected.filter((p) => !known.includes(p))];
+    const profiles = await Promise.all(
+      names.map(async (profile) => {
+        const s = await c.status(profile, shim(profile));
+        return { profile, connected: s.connected, matches: s.matches, drift: s.drift, known: known.includes(profile) };
+      }),
+    );
+    return { ...base, connected, profiles };
+  }
+
+  return {
+    'clients.list': async () => {
+      const known = deps.profiles();
+      return { clients: await Promise.all(listConnectors(opts).map((c) => describe(c, known))) };
+    },
+    'clients.connect': async (p) => {
+      const c = connector(p.client);
+      const profile = requireString(p.profile, 'the profile name');
+      assertKnownProfile(profile, deps.profiles());
+      if (!p.force) assertInstalled(c, `Install it first, or choose "Connect anyway" to create ${c.configPath()}.`);
+      return c.connect(profile, shim(profile));
+    },
+    // No check against config.json: a profile deleted since connecting must still be removable.
+    'clients.disconnect': async (p) => connector(p.client).disconnect(requireString(p.profile, 'the profile name')),
+    'clients.undo': async (p) => connector(p.client).undo(),
+    'clients.importPlan': async (p) => {
+      const c = connector(p.client);
+      assertInstalled(c, 'There is nothing to import.');
+      const plan = planImport(await c.readServers(), deps.servers(), c.spec.bareUrlTransport);
+      return {
+        client: c.id,
+        configPath: c.configPath(),
+        replaceProfile: defaultImportProfile(c.id),
+        entries: plan.items.map((i) =>
+          i.action === 'add' ? { action: 'add', clientName: i.clientName, name: i.name, server: previewServer(i.config) }
+          : i.action === 'duplicate' ? { action: 'duplicate', clientName: i.clientName, existing: i.existing }
+          : i,
+        ),
+      };
+    },
+    'clients.importApply': async (p) => {
+      const c = connector(p.client);
+      assertInstalled(c, 'There is nothing to import.');
+      const plan = planImport(await c.readServers(), deps.servers(), c.spec.bareUrlTransport);
+      const out = await applyImport(c, plan, { replace: p.replace === true, ...(p.profile ? { profile: p.profile } : {}) }, {
+        addServers: (servers) => deps.updateConfig((raw) => withServers(raw, servers)),
+        addProfile: (name, servers) => deps.updateConfig((raw) => withProfileServers(raw, name, servers)),
+        shimEntry: shim,
+      });
+      return { added: out.added, replaced: out.replaced };
+    },
+  };
+}

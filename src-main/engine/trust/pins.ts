@@ -1,0 +1,162 @@
+// Tool pinning (SPEC §3, the "rug pull"): the first definition seen of each tool is trusted and
+// remembered; a later change of its description or schemas withholds that tool — not listed,
+// not callable, absent from code mode — until the user approves the new definition.
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** pins.json: per server, per tool, the hash of the approved definition and of a pending change. */
+interface PinFile {
+  version: 1;
+  servers: Record<string, Record<string, string>>;
+  /** Changed definitions waiting for approval, so `approve` works with no engine running. */
+  pending: Record<string, Record<string, string>>;
+}
+
+export interface PinStoreOptions {
+  /** Told when the pins file cannot be read or written (the engine logs it). */
+  onError?: (message: string) => void;
+}
+
+/** sha256 over what a model reads and relies on; key order does not matter. */
+export function toolDefinitionHash(tool: Pick<Tool, 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>): string {
+  const subject = { description: tool.description ?? null, inputSchema: tool.inputSchema ?? null, outputSchema: tool.outputSchema ?? null, annotations: tool.annotations ?? null };
+  return createHash('sha256').update(canonicalJson(subject)).digest('hex');
+}
+
+function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+export class PinStore {
+  readonly file: string;
+  readonly #opts: PinStoreOptions;
+  #data: PinFile;
+  /** Filter results per catalog array (upstreams replace the array on every refresh). */
+  #cache = new WeakMap<Tool[], { epoch: number; tools: Tool[] }>();
+  #epoch = 0;
+
+  constructor(file: string, opts: PinStoreOptions = {}) {
+    this.file = file;
+    this.#opts = opts;
+    this.#data = this.#read();
+  }
+
+  /**
+   * The tools of `server` that may be shown: pinned ones unchanged, and new ones (pinned now).
+   * Changed ones are left out and recorded as pending.
+   */
+  filter(server: string, tools: Tool[]): Tool[] {
+    const hit = this.#cache.get(tools);
+    if (hit && hit.epoch === this.#epoch) return hit.tools;
+    const pins = (this.#data.servers[server] ??= {});
+    const pending: Record<string, string> = {};
+    const shown: Tool[] = [];
+    let dirty = false;
+    for (const t of tools) {
+      const hash = toolDefinitionHash(t);
+      const pinned = pins[t.name];
+      if (pinned === undefined) {
+        pins[t.name] = hash;
+        dirty = true;
+        shown.push(t);
+      } else if (pinned === hash) shown.push(t);
+      else pending[t.name] = hash;
+    }
+    const before = this.#data.pending[server] ?? {};
+    if (!sameRecord(before, pending)) {
+      if (Object.keys(pending).length) this.#data.pending[server] = pending;
+      else delete this.#data.pending[server];
+      dirty = true;
+    }
+    if (dirty) this.#write();
+    this.#cache.set(tools, { epoch: this.#epoch, tools: shown });
+    return shown;
+  }
+
+  /** Whether a tool is withheld right now (its definition changed since it was pinned). */
+  withheld(server: string, tool: string): boolean {
+    return this.#data.pending[server]?.[tool] !== undefined;
+  }
+
+  /** Names of the server's tools whose definitions changed and wait for approval. */
+  changedTools(server: string): string[] {
+    return Object.keys(this.#data.pending[server] ?? {}).sort();
+  }
+
+  /** Trusts the server's changed definitions as they are now. Returns the tools approved. */
+  approve(server: string): string[] {
+    // The file may have been approved by the CLI while no engine ran; start from it.
+    this.#data = this.#read();
+    const pending = this.#data.pending[server] ?? {};
+    const names = Object.keys(pending).sort();
+    if (names.length) {
+      Object.assign((this.#data.servers[server] ??= {}), pending);
+      delete this.#data.pending[server];
+      this.#write();
+    }
+    this.#epoch++;
+    return names;
+  }
+
+  #read(): PinFile {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#opts.onError?.(`could not read ${this.file}: ${(err as Error).message}`);
+      return emptyPins();
+    }
+    try {
+      const data = JSON.parse(text) as Partial<PinFile>;
+      if (data && typeof data.servers === 'object' && data.servers) return { version: 1, servers: data.servers, pending: data.pending ?? {} };
+    } catch {
+      // Reported below.
+    }
+    // Keep the unreadable file for whoever looks; re-pinning from scratch is the only way on.
+    const kept = `${this.file}.corrupt-${Date.now()}`;
+    try {
+      renameSync(this.file, kept);
+    } catch {
+      // Best effort.
+    }
+    this.#opts.onError?.(`${this.file} was unreadable; kept it as ${kept} and pinned tool definitions afresh.`);
+    return emptyPins();
+  }
+
+  /** Atomic and owner-only: a temp file fsynced, then renamed over pins.json. */
+  #write(): void {
+    const tmp = path.join(path.dirname(this.file), `.pins.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      const fd = openSync(tmp, 'wx', 0o600);
+      try {
+        writeSync(fd, JSON.stringify(this.#data, null, 2) + '\n');
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+      if (process.platform !== 'win32') chmodSync(this.file, 0o600);
+    } catch (err) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // Never created.
+      }
+      this.#opts.onError?.(`could not save tool pins to ${this.file}: ${(err as Error).message}`);
+    }
+  }
+}
+
+function emptyPins(): PinFile {
+  return { version: 1, servers: {}, pending: {} };
+}
+
+function sameRecord(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}

@@ -1,0 +1,196 @@
+// The control API's clients.* methods against a real `switchboard serve` whose $HOME is a temp
+// folder, so every client file it reads or writes lives there.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientInfo, ControlApi, ControlMethod } from '../../../src-shared/api.ts';
+import type { ErrorData } from '../../../src-shared/errors.ts';
+import { cleanupHomes, fixtureServer, makeHome, referenceServer } from '../../helpers/home.ts';
+import { serve, type Served } from '../../helpers/serve.ts';
+
+let s: Served;
+let home: string;
+let user: string;
+let claudeFile: string;
+
+// A real-world Claude Desktop file: another server, an unknown key, two-space indent.
+const ORIGINAL =
+  JSON.stringify(
+    {
+      mcpServers: {
+        weather: { command: 'uvx', args: ['weather-mcp', '--units', 'metric'], env: { API_KEY: 'sk-weather-123' } },
+      },
+      globalShortcut: 'Ctrl+Space',
+    },
+    null,
+    2,
+  ) + '\n';
+
+async function call<M extends ControlMethod>(method: M, params: ControlApi[M]['params']): Promise<ControlApi[M]['result']> {
+  const res = await fetch(`${s.url}/api/${method}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${s.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(params),
+  });
+  const body = (await res.json()) as { result?: ControlApi[M]['result']; error?: ErrorData };
+  if (body.error) throw Object.assign(new Error(body.error.message), { data: body.error });
+  return body.result!;
+}
+
+async function claude(): Promise<ClientInfo> {
+  const { clients } = await call('clients.list', {});
+  return clients.find((c) => c.id === 'claude-desktop')!;
+}
+
+beforeAll(async () => {
+  user = mkdtempSync(path.join(os.tmpdir(), 'sb-api-user-'));
+  claudeFile = path.join(user, '.config', 'Claude', 'claude_desktop_config.json');
+  mkdirSync(path.dirname(claudeFile), { recursive: true });
+  writeFileSync(claudeFile, ORIGINAL);
+  home = makeHome({
+    servers: { basic: fixtureServer('basic.mjs'), memory: referenceServer('memory') },
+    profiles: { demo: { servers: ['basic'] }, coded: { servers: ['basic', 'memory'], surface: 'code' } },
+  });
+  // No PATH entries that could hold a real `claude` CLI; XDG_CONFIG_HOME must not point outside.
+  s = await serve(home, { HOME: user, XDG_CONFIG_HOME: path.join(user, '.config'), CODEX_HOME: path.join(user, '.codex') });
+}, 60_000);
+
+afterAll(async () => {
+  await s?.stop();
+  await cleanupHomes();
+  rmSync(user, { recursive: true, force: true });
+});
+
+describe('clients.* control API', () => {
+  it('lists every client with where it looked, its path and each profile', async () => {
+    const { clients } = await call('clients.list', {});
+    expect(clients.map((c) => c.id)).toEqual(expect.arrayContaining(['claude-desktop', 'cursor', 'vscode', 'claude-code', 'windsurf', 'lmstudio']));
+    const c = clients.find((x) => x.id === 'claude-desktop')!;
+    expect(c).toMatchObject({ displayName: 'Claude Desktop', installed: true, configPath: claudeFile, connected: [], canUndo: false });
+    expect(c.profiles.map((p) => p.profile).sort()).toEqual(['coded', 'demo']);
+    const cursor = clients.find((x) => x.id === 'cursor')!;
+    expect(cursor.installed).toBe(false);
+    expect(cursor.lookedAt).toEqual([path.join(user, '.cursor')]);
+  });
+
+  it('connects a profile without touching the other server, and disconnect restores the bytes', async () => {
+    const out = await call('clients.connect', { client: 'claude-desktop', profile: 'demo' });
+    expect(out).toMatchObject({ path: claudeFile, changed: true, via: 'file' });
+    const written = JSON.parse(readFileSync(claudeFile, 'utf8'));
+    expect(written.mcpServers.weather).toEqual(JSON.parse(ORIGINAL).mcpServers.weather);
+    expect(written.globalShortcut).toBe('Ctrl+Space');
+    const entry = written.mcpServers['switchboard-demo'];
+    expect(path.isAbsolute(entry.command)).toBe(true);
+    expect(entry.args).toEqual(expect.arrayContaining(['shim', '--profile', 'demo', '--home', home]));
+
+    const listed = await claude();
+    expect(listed.connected).toEqual(['demo']);
+    expect(listed.canUndo).toBe(true);
+    expect(listed.profiles.find((p) => p.profile === 'demo')).toMatchObject({ connected: true, matches: true, drift: 'none', known: true });
+
+    const off = await call('clients.disconnect', { client: 'claude-desktop', profile: 'demo' });
+    expect(off.changed).toBe(true);
+    expect(readFileSync(claudeFile, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('reports drift when the client changes or removes our entry', async () => {
+    await call('clients.connect', { client: 'claude-desktop', profile: 'demo' });
+    const doc = JSON.parse(readFileSync(claudeFile, 'utf8'));
+    doc.mcpServers['switchboard-demo'].args.push('--verbose');
+    writeFileSync(claudeFile, JSON.stringify(doc, null, 2));
+    expect((await claude()).profiles.find((p) => p.profile === 'demo')!.drift).toBe('changed');
+    delete doc.mcpServers['switchboard-demo'];
+    writeFileSync(claudeFile, JSON.stringify(doc, null, 2));
+    expect((await claude()).profiles.find((p) => p.profile === 'demo')).toMatchObject({ connected: false, drift: 'removed' });
+    writeFileSync(claudeFile, ORIGINAL);
+  });
+
+  it('undo puts the file back as it was before the last write', async () => {
+    await call('clients.connect', { client: 'claude-desktop', profile: 'coded' });
+    expect(readFileSync(claudeFile, 'utf8')).toContain('switchboard-coded');
+    const r = await call('clients.undo', { client: 'claude-desktop' });
+    expect(r.path).toBe(claudeFile);
+    expect(readFileSync(claudeFile, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('refuses a client that is not installed unless forced, and writes nothing', async () => {
+    const cursorFile = path.join(user, '.cursor', 'mcp.json');
+    const err = await call('clients.connect', { client: 'cursor', profile: 'demo' }).catch((e: { data: ErrorData }) => e.data);
+    expect(err).toMatchObject({ code: 'not-found' });
+    expect((err as ErrorData).message).toContain(path.join(user, '.cursor'));
+    expect(existsSync(cursorFile)).toBe(false);
+    await call('clients.connect', { client: 'cursor', profile: 'demo', force: true });
+    expect(JSON.parse(readFileSync(cursorFile, 'utf8')).mcpServers['switchboard-demo']).toBeDefined();
+  });
+
+  it('refuses an unknown client or profile with the names it knows', async () => {
+    const badClient = await call('clients.connect', { client: 'notepad', profile: 'demo' }).catch((e: { data: ErrorData }) => e.data);
+    expect((badClient as ErrorData).message).toMatch(/Known clients: claude-desktop/);
+    const badProfile = await call('clients.connect', { client: 'claude-desktop', profile: 'nope' }).catch((e: { data: ErrorData }) => e.data);
+    expect(badProfile).toMatchObject({ code: 'unknown-profile' });
+    expect((badProfile as ErrorData).message).toMatch(/demo/);
+    expect(readFileSync(claudeFile, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('leaves an unparseable file untouched and says where it breaks', async () => {
+    const broken = '{\n  "mcpServers": {\n    "x": { "command": "a" ,, }\n}\n';
+    writeFileSync(claudeFile, broken);
+    const listed = await claude();
+    expect(listed.problem).toMatch(/line 3, column/);
+    const err = await call('clients.connect', { client: 'claude-desktop', profile: 'demo' }).catch((e: { data: ErrorData }) => e.data);
+    expect(err).toMatchObject({ code: 'invalid-config' });
+    expect((err as ErrorData).message).toMatch(/line 3, column \d+/);
+    expect(readFileSync(claudeFile, 'utf8')).toBe(broken);
+    writeFileSync(claudeFile, ORIGINAL);
+  });
+
+  it('previews an import with the exact command and args, hiding secret values, and writes nothing', async () => {
+    const configBefore = readFileSync(path.join(home, 'config.json'), 'utf8');
+    const plan = await call('clients.importPlan', { client: 'claude-desktop' });
+    expect(plan.entries).toEqual([
+      { action: 'add', clientName: 'weather', name: 'weather', server: { command: 'uvx', args: ['weather-mcp', '--units', 'metric'], envKeys: ['API_KEY'] } },
+    ]);
+    expect(JSON.stringify(plan)).not.toContain('sk-weather-123');
+    expect(plan.replaceProfile).toBe('claude-desktop');
+    expect(readFileSync(path.join(home, 'config.json'), 'utf8')).toBe(configBefore);
+  });
+
+  it('applies an import with replace: config.json gains the server and the client one Switchboard entry', async () => {
+    const out = await call('clients.importApply', { client: 'claude-desktop', replace: true, profile: 'desk' });
+    expect(out.added).toEqual(['weather']);
+    expect(out.replaced).toMatchObject({ profile: 'desk', entries: ['weather'], write: { changed: true } });
+    const cfg = JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8'));
+    expect(cfg.servers.weather).toEqual({ command: 'uvx', args: ['weather-mcp', '--units', 'metric'], env: { API_KEY: 'sk-weather-123' } });
+    expect(cfg.profiles.desk).toEqual({ servers: ['weather'] });
+    const client = JSON.parse(readFileSync(claudeFile, 'utf8'));
+    expect(Object.keys(client.mcpServers)).toEqual(['switchboard-desk']);
+    expect(client.globalShortcut).toBe('Ctrl+Space');
+    // A second dry run sees the server as already imported.
+    await call('clients.undo', { client: 'claude-desktop' });
+    expect(readFileSync(claudeFile, 'utf8')).toBe(ORIGINAL);
+    expect((await call('clients.importPlan', { client: 'claude-desktop' })).entries).toEqual([
+      { action: 'duplicate', clientName: 'weather', existing: 'weather' },
+    ]);
+  });
+});
+
+describe('profiles.catalog with a draft', () => {
+  it('sizes an unsaved profile over the live catalogs without writing it', async () => {
+    const configBefore = readFileSync(path.join(home, 'config.json'), 'utf8');
+    // Wait for the servers' catalogs: the saved code profile lists memory's tools once it is up.
+    let saved = await call('profiles.catalog', { profile: 'coded' });
+    for (let i = 0; i < 100 && !saved.declarations.includes('memory'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      saved = await call('profiles.catalog', { profile: 'coded' });
+    }
+    const basicOnly = await call('profiles.catalog', { profile: 'coded', draft: { servers: ['basic'], surface: 'code' } });
+    expect(basicOnly.declarationChars).toBeLessThan(saved.declarationChars);
+    expect(basicOnly.declarations).not.toContain('memory');
+    const denied = await call('profiles.catalog', { draft: { servers: ['basic', 'memory'], surface: 'code', tools: { memory: { deny: ['*'] } } } });
+    expect(denied.declarationChars).toBeLessThan(saved.declarationChars);
+    const bad = await call('profiles.catalog', { draft: { servers: 'basic' } as never }).catch((e: { data: ErrorData }) => e.data);
+    expect(bad).toMatchObject({ code: 'bad-request' });
+    expect(readFileSync(path.join(home, 'config.json'), 'utf8')).toBe(configBefore);
+  });
+});
