@@ -38,6 +38,25 @@ describe('HTTP endpoint', () => {
     await c.close();
   });
 
+  it('sends a priming event with retry to 2025-11-25 clients, so they can resume a dropped stream', async () => {
+    const headers = { Authorization: `Bearer ${s.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(`${s.url}/mcp/web`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    const sid = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const call = await fetch(`${s.url}/mcp/web`, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'basic__echo', arguments: { text: 'sse' } } }),
+    });
+    const body = await call.text();
+    expect(body).toMatch(/^id: \S+\nretry: 1000\ndata: \n/);
+    expect(body).toContain('"text":"sse"');
+  });
+
   it('runs code mode over HTTP too', async () => {
     const c = await httpClient('webcode');
     const r = (await c.callTool({ name: 'execute', arguments: { code: 'async () => (await basic.add({ a: 1, b: 2 })).sum' } })) as CallToolResult;
