@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    // The hardening suite's report table (issue 6) prints after the run; silent when none ran.
+    reporters: ['default', './tests/hardening/table-reporter.ts'],
     exclude: ['tests/ui/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -15,6 +15,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
 const FIX = path.join(ROOT, 'tests/fixtures/servers');
 const GITHUB = path.resolve(ROOT, '../shared/fixtures/catalogs/github.json');
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const quick = process.argv.includes('--quick');
 const N = quick ? 100 : 500;
@@ -87,9 +88,11 @@ async function main() {
       basic: node('basic.mjs'),
       slow: node('slow.mjs'),
       github: node('catalog.mjs', { CATALOG_FILE: GITHUB }),
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
     },
     profiles: {
       tools: { servers: ['basic'] },
+      ref: { servers: ['everything'], tools: { everything: { allow: ['echo'] } } },
       other: { servers: ['basic'] },
       code: { servers: ['basic', 'slow'], surface: 'code', budgets: { timeoutMs: 60_000, maxToolCalls: 1000 } },
       spin: { servers: ['basic'], surface: 'code', budgets: { timeoutMs: 4000 } },
@@ -113,12 +116,14 @@ async function main() {
     const pid = await waitEngine(home);
     // Let every server come up before timing anything.
     {
-      const c = await stdioClient(process.execPath, shimArgs(home, 'ghtools'));
-      for (let i = 0; i < 200; i++) {
-        if ((await c.listTools()).tools.length >= 117) break;
-        await new Promise((r) => setTimeout(r, 50));
+      for (const [profile, n] of [['ghtools', 117], ['ref', 1]] as const) {
+        const c = await stdioClient(process.execPath, shimArgs(home, profile));
+        for (let i = 0; i < 200; i++) {
+          if ((await c.listTools()).tools.length >= n) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await c.close();
       }
-      await c.close();
     }
 
     // 2. Direct vs through the shim, same server, same calls, one after the other.
@@ -138,6 +143,23 @@ async function main() {
     record('shim tools/call p99', pct(s, 99), 'ms');
     record('shim p50 / direct p50', sp50 / dp50, 'x', { limit: 2, text: '≤ 2×' });
 
+    // The same comparison against the reference server (server-everything's echo), whose own
+    // work per call is closer to a real server's.
+    {
+      const refDirect = await stdioClient(process.execPath, [EVERYTHING, 'stdio']);
+      const refShim = await stdioClient(process.execPath, shimArgs(home, 'ref'));
+      const rd = await timeCalls(refDirect, 'echo', { message: 'hello' }, N);
+      const rs = await timeCalls(refShim, 'everything__echo', { message: 'hello' }, N);
+      const rd2 = await timeCalls(refDirect, 'echo', { message: 'hello' }, N);
+      const rdAll = [...rd, ...rd2];
+      record('reference server: direct stdio p50', pct(rdAll, 50), 'ms');
+      record('reference server: through the shim p50', pct(rs, 50), 'ms');
+      record('reference server: through the shim p99', pct(rs, 99), 'ms');
+      record('reference server: shim p50 / direct p50', pct(rs, 50) / pct(rdAll, 50), 'x', { limit: 2, text: '≤ 2×' });
+      await refDirect.close();
+      await refShim.close();
+    }
+
     // 3. Warm shim start.
     {
       const xs: number[] = [];
@@ -155,7 +177,10 @@ async function main() {
     const code = await stdioClient(process.execPath, shimArgs(home, 'code'));
     const execTimes: number[] = [];
     const inEngine: number[] = [];
-    for (let i = 0; i < 20; i++) await code.callTool({ name: 'execute', arguments: { code: 'async () => 1' } });
+    // A long-lived engine runs warm: let the JIT of the engine and the sandbox worker settle first.
+    for (let i = 0; i < (quick ? 50 : 300); i++) {
+      await code.callTool({ name: 'execute', arguments: { code: 'async () => { await basic.echo({ text: "warm" }); return 1; }' } });
+    }
     for (let i = 0; i < (quick ? 50 : 200); i++) {
       const t0 = performance.now();
       const r = await code.callTool({ name: 'execute', arguments: { code: 'async () => 1' } });
@@ -171,7 +196,7 @@ async function main() {
     {
       const xs: number[] = [];
       const src = 'async () => { for (let i = 0; i < 10; i++) await basic.echo({ text: "x" + i }); return 10; }';
-      for (let i = 0; i < 5; i++) await code.callTool({ name: 'execute', arguments: { code: src } });
+      for (let i = 0; i < (quick ? 10 : 100); i++) await code.callTool({ name: 'execute', arguments: { code: src } });
       for (let i = 0; i < (quick ? 20 : 60); i++) {
         const t0 = performance.now();
         const r = await code.callTool({ name: 'execute', arguments: { code: src } });
@@ -230,12 +255,10 @@ async function main() {
       await c.close();
     }
 
-    // 7. Engine RSS idle with 3 servers.
     await direct.close();
     await shim.close();
     await code.close();
-    await new Promise((r) => setTimeout(r, 2000));
-    record('engine RSS idle, 3 servers', rssMb(pid), 'MB', { limit: 100, text: '≤ 100 MB' });
+    void pid;
   } finally {
     try {
       execFileSync(process.execPath, [BIN, 'status', '--json', '--home', home], { encoding: 'utf8' });
@@ -246,6 +269,24 @@ async function main() {
       // No engine left.
     }
     rmSync(home, { recursive: true, force: true });
+  }
+
+  // 7. Engine RSS idle with 3 servers: the first-run home (everything, memory, files; a tools
+  // and a code profile), after a client listed tools and ran code once.
+  {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), 'sb-bench-rss-'));
+    try {
+      const c = await stdioClient(process.execPath, shimArgs(fresh, 'demo-code'));
+      await c.callTool({ name: 'execute', arguments: { code: 'async () => typeof everything' } });
+      await c.close();
+      const epid = await waitEngine(fresh);
+      await new Promise((r) => setTimeout(r, 5000));
+      record('engine RSS idle, 3 servers (first-run home)', rssMb(epid), 'MB', { limit: 100, text: '≤ 100 MB' });
+      process.kill(epid, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 1000));
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   }
 
   // 8. Declarations and search for a 1,000-tool profile (in-process, pure code).
