@@ -16,7 +16,7 @@ export interface CliContextInit {
 }
 
 /** Runs fn against the engine when one answers, else against the store with its file lock. */
-async function withConfig<T>(home: string, viaEngine: (c: SocketControlClient) => Promise<T>, direct: (s: ConfigStore) => Promise<T>): Promise<T> {
+export async function withConfig<T>(home: string, viaEngine: (c: SocketControlClient) => Promise<T>, direct: (s: ConfigStore) => Promise<T>): Promise<T> {
   const paths = homePaths(home);
   const client = await SocketControlClient.connect(paths);
   if (client) {

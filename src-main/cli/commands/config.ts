@@ -1,10 +1,7 @@
 // `switchboard config get|set|unset PATH [JSON]`: through the engine when one runs (it is the
 // single writer), else directly with the store's file lock.
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { ConfigStore } from '../../engine/config/store.ts';
-import { defaultConfig } from '../../engine/config/default-config.ts';
-import { homePaths } from '../../engine/home.ts';
-import { SocketControlClient } from '../engine-client.ts';
+import { withConfig } from '../cli-context.ts';
 import type { CliContext } from '../context.ts';
 
 const HELP = 'Usage: switchboard config get [PATH] | set PATH JSON | unset PATH   (PATH like profiles.demo.budgets.timeoutMs, or a JSON Pointer)';
@@ -25,36 +22,24 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       );
     }
   }
-  const paths = homePaths(ctx.home);
-  const client = await SocketControlClient.connect(paths);
-  try {
-    if (client) {
+  return withConfig(
+    ctx.home,
+    async (client) => {
       if (verb === 'get') return print(ctx, path, await client.call('config.get', { path }));
       if (verb === 'set') await client.call('config.set', { path: path!, value });
       else await client.call('config.unset', { path: path! });
-    } else {
-      const store = await ConfigStore.open({
-        file: paths.config,
-        stateDir: paths.home,
-        watch: false,
-        createDefault: () => defaultConfig({ home: paths.home, nodePath: process.execPath }),
-      });
-      try {
-        if (verb === 'get') {
-          const st = store.status;
-          if (!st.valid) ctx.stderr('switchboard: config.json has problems; showing the last valid version.\n');
-          return print(ctx, path, store.get(path));
-        }
-        if (verb === 'set') await store.set(path!, value);
-        else await store.unset(path!);
-      } finally {
-        store.dispose();
+      return 0;
+    },
+    async (store) => {
+      if (verb === 'get') {
+        if (!store.status.valid) ctx.stderr('switchboard: config.json has problems; showing the last valid version.\n');
+        return print(ctx, path, store.get(path));
       }
-    }
-  } finally {
-    client?.close();
-  }
-  return 0;
+      if (verb === 'set') await store.set(path!, value);
+      else await store.unset(path!);
+      return 0;
+    },
+  );
 }
 
 function print(ctx: CliContext, path: string | undefined, r: { found: boolean; value?: unknown }): number {

@@ -266,6 +266,8 @@ export class ClientSession {
   }
 
   notifyListChanged(kind: 'tools' | 'resources' | 'prompts'): void {
+    // Nothing may be sent before the client's initialize (it lists everything right after).
+    if (!this.server.getClientVersion()) return;
     const send =
       kind === 'tools' ? () => this.server.sendToolListChanged() : kind === 'resources' ? () => this.server.sendResourceListChanged() : () => this.server.sendPromptListChanged();
     send().catch(() => {

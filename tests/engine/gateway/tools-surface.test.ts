@@ -128,6 +128,22 @@ describe('tools surface through the shim', () => {
   });
 });
 
+/** A shim driven by hand: raw lines in, the lines it prints collected. */
+function rawShim(home: string, profile: string) {
+  const child = spawn(process.execPath, [BIN, 'shim', '--profile', profile, '--home', home], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  let buf = '';
+  child.stdout.on('data', (c) => {
+    buf += c;
+    let nl;
+    while ((nl = buf.indexOf('\n')) !== -1) {
+      lines.push(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+    }
+  });
+  return { child, lines };
+}
+
 describe('live config and resilience', () => {
   it('applies hand edits without a restart and tells clients the tool list changed', async () => {
     const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['basic'] } } });
@@ -151,17 +167,7 @@ describe('live config and resilience', () => {
 
   it('answers malformed JSON on stdin with a parse error and keeps the session', async () => {
     const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['basic'] } } });
-    const child = spawn(process.execPath, [BIN, 'shim', '--profile', 'p', '--home', home], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const lines: string[] = [];
-    let buf = '';
-    child.stdout.on('data', (c) => {
-      buf += c;
-      let nl;
-      while ((nl = buf.indexOf('\n')) !== -1) {
-        lines.push(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-      }
-    });
+    const { child, lines } = rawShim(home, 'p');
     child.stdin.write('this is not json\n');
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) + '\n');
     await waitFor(() => lines.length >= 2);
@@ -172,23 +178,15 @@ describe('live config and resilience', () => {
 
   it('drops a message over 64 MB with a clear error and keeps the connection', async () => {
     const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['basic'] } } });
-    const child = spawn(process.execPath, [BIN, 'shim', '--profile', 'p', '--home', home], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const lines: string[] = [];
-    let buf = '';
-    child.stdout.on('data', (c) => {
-      buf += c;
-      let nl;
-      while ((nl = buf.indexOf('\n')) !== -1) {
-        lines.push(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-      }
-    });
+    const { child, lines } = rawShim(home, 'p');
     const huge = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'basic__echo', arguments: { text: 'x'.repeat(65 * 1024 * 1024) } } });
     child.stdin.write(huge + '\n');
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }) + '\n');
     await waitFor(() => lines.length >= 2, 30_000);
-    expect(JSON.parse(lines[0]!).error.message).toMatch(/larger than 64 MB/);
-    expect(JSON.parse(lines[1]!)).toMatchObject({ id: 8, result: {} });
+    const messages = lines.map((l) => JSON.parse(l));
+    expect(messages).toHaveLength(2);
+    expect(messages[0].error.message).toMatch(/larger than 64 MB/);
+    expect(messages[1]).toMatchObject({ id: 8, result: {} });
     child.kill();
   });
 
