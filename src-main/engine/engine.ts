@@ -254,14 +254,21 @@ export class Engine {
 
   /** Values to redact from records and server logs: stored secrets and token-like plain env/header values. */
   secretValues(): string[] {
-    const out = this.secrets.values();
-    for (const cfg of Object.values(this.config.config.servers)) {
+    // Asked for every record written: derived once per (secrets file, config) version.
+    const stored = this.secrets.values();
+    const config = this.config.config;
+    const c = this.#secretValuesCache;
+    if (c && c.stored === stored && c.config === config) return c.out;
+    const out = [...stored];
+    for (const cfg of Object.values(config.servers)) {
       const plain = (m: Record<string, unknown> | undefined) =>
         Object.fromEntries(Object.entries(m ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
       out.push(...tokenLikeValues(plain(cfg.env)), ...tokenLikeValues(plain(cfg.headers)));
     }
+    this.#secretValuesCache = { stored, config, out };
     return out;
   }
+  #secretValuesCache: { stored: string[]; config: SwitchboardConfig; out: string[] } | undefined;
 
   /** Trusts a server's changed tool definitions (SPEC §3) and shows the tools to clients again. */
   approveTools(server: string): string[] {
@@ -331,6 +338,7 @@ export class Engine {
     if (this.#disposed) return;
     this.#disposed = true;
     for (const u of this.#unsubscribe) u();
+    await this.control.dispose();
     await this.http?.close();
     await this.socket?.close();
     await this.gateway.dispose();

@@ -2,7 +2,7 @@
 // Headless engines keep them in an owner-only file in the home (0600) and say so in status;
 // the desktop app encrypts them with the OS keychain (Electron safeStorage) before they reach
 // this store (see `encryptedBy`).
-import { chmodSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, statSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -24,23 +24,48 @@ interface SecretFile {
   secrets: Record<string, string>;
 }
 
-/** An owner-only JSON file. Reads it fresh on every get so `switchboard secret set` takes effect at once. */
+/**
+ * How long a read of the secrets file is trusted before its mtime is checked again, in ms.
+ * Redaction asks for every value on each record written; re-reading the file each time cost
+ * more than the rest of a tool call. `switchboard secret set` from another process is seen
+ * within this long.
+ */
+const RECHECK_MS = 250;
+
+/** An owner-only JSON file, cached and re-read when it changes. */
 export class FileSecretStore implements SecretStore {
   readonly kind = 'file' as const;
   readonly file: string;
+  #cache: { data: SecretFile; mtimeMs: number; checkedAt: number } | undefined;
 
   constructor(file: string) {
     this.file = file;
   }
 
   #read(): SecretFile {
+    const now = Date.now();
+    if (this.#cache && now - this.#cache.checkedAt < RECHECK_MS) return this.#cache.data;
+    let mtimeMs = -1;
     try {
-      const data = JSON.parse(readFileSync(this.file, 'utf8')) as SecretFile;
-      if (data && typeof data === 'object' && data.secrets && typeof data.secrets === 'object') return data;
+      mtimeMs = statSync(this.file).mtimeMs;
     } catch {
-      // Missing or unreadable: no secrets yet.
+      // Missing: no secrets yet.
     }
-    return { version: 1, secrets: {} };
+    if (this.#cache && this.#cache.mtimeMs === mtimeMs) {
+      this.#cache.checkedAt = now;
+      return this.#cache.data;
+    }
+    let data: SecretFile = { version: 1, secrets: {} };
+    if (mtimeMs >= 0) {
+      try {
+        const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as SecretFile;
+        if (parsed && typeof parsed === 'object' && parsed.secrets && typeof parsed.secrets === 'object') data = parsed;
+      } catch {
+        // Unreadable: treated as empty until it is fixed.
+      }
+    }
+    this.#cache = { data, mtimeMs, checkedAt: now };
+    return data;
   }
 
   #write(data: SecretFile): void {
@@ -51,6 +76,7 @@ export class FileSecretStore implements SecretStore {
     closeSync(fd);
     renameSync(tmp, this.file);
     if (process.platform !== 'win32') chmodSync(this.file, 0o600);
+    this.#cache = undefined;
   }
 
   get(name: string): string | undefined {
@@ -76,7 +102,11 @@ export class FileSecretStore implements SecretStore {
     return Object.keys(this.#read().secrets).sort();
   }
 
+  /** The same array until the file changes, so callers can cache what they derive from it. */
   values(): string[] {
-    return Object.values(this.#read().secrets);
+    const data = this.#read();
+    if (this.#values?.data !== data) this.#values = { data, list: Object.values(data.secrets) };
+    return this.#values.list;
   }
+  #values: { data: SecretFile; list: string[] } | undefined;
 }
