@@ -11,6 +11,10 @@ export type ServerState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disa
 export interface ServerAuth {
   state: 'none' | 'signed-in' | 'needs-sign-in';
   account?: string;
+  /** needs-sign-in: the user signed in before (it expired or was revoked), so the app says "Sign in again". */
+  again?: boolean;
+  /** A sign-in started with servers.signIn: waiting for the browser, or why the last one failed. */
+  signIn?: { state: 'waiting'; url: string } | { state: 'failed'; message: string };
 }
 
 export interface ServerStatus {
@@ -150,6 +154,14 @@ export interface ControlApi {
   'servers.tools': { params: { name: string; profile?: string }; result: { tools: ToolInfo[] } };
   'servers.test': { params: { name?: string; config: unknown }; result: { ok: boolean; tools: string[]; error?: string } };
   'servers.approve': { params: { name: string }; result: { ok: true; approved?: string[] } };
+  /**
+   * Starts signing in to a remote server (SPEC §8) and returns the authorization URL (https:, or
+   * http: on loopback) for the caller to open; the engine waits for the redirect in the background,
+   * stores the tokens and reconnects the server. Asked again while waiting, it returns the same URL.
+   */
+  'servers.signIn': { params: { name: string }; result: { url: string } };
+  /** Forgets the server's tokens and registration (like `switchboard logout`) and reconnects it. */
+  'servers.signOut': { params: { name: string }; result: { ok: true; removed: boolean } };
   'profiles.catalog': {
     /** With `draft`, the catalog of that unsaved profile config (named `profile` when given). */
     params: { profile?: string; draft?: ProfileConfig };
@@ -189,6 +201,8 @@ export const CONTROL_METHODS = [
   'servers.tools',
   'servers.test',
   'servers.approve',
+  'servers.signIn',
+  'servers.signOut',
   'profiles.catalog',
   'runs.list',
   'runs.get',

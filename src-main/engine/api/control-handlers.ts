@@ -10,6 +10,7 @@ import { testServerConnection } from '../upstream/test-connection.ts';
 import { ProfileConfig } from '../../../src-shared/config/schema.ts';
 import { clientHandlers } from '../clients/client-control.ts';
 import { defaultHome } from '../home.ts';
+import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
 
 type Handlers = { [M in ControlMethod]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> | ControlApi[M]['result'] };
 
@@ -19,11 +20,22 @@ export class ControlHandler {
   readonly #engine: Engine;
   readonly #runner: CodeRunner;
   readonly #handlers: Handlers;
+  readonly #signIns: AppSignIns;
 
   constructor(engine: Engine, runner: CodeRunner) {
     this.#engine = engine;
     this.#runner = runner;
+    this.#signIns = new AppSignIns({
+      secrets: engine.secrets,
+      serverConfig: (name) => engine.config.config.servers[name],
+      reconnect: (name) => reconnect(engine, name),
+    });
     this.#handlers = this.#build();
+  }
+
+  /** Stops sign-ins still waiting for a browser (their loopback listeners close). */
+  dispose(): Promise<void> {
+    return this.#signIns.dispose();
   }
 
   async handle(method: string, params: unknown): Promise<unknown> {
@@ -39,7 +51,7 @@ export class ControlHandler {
       return v;
     };
     return {
-      'status': () => e.status(),
+      'status': () => this.#signIns.annotate(e.status()),
       'config.get': (p) => {
         const r = e.config.get(p.path);
         return { found: r.found, value: r.value };
@@ -84,6 +96,8 @@ export class ControlHandler {
         if (!e.supervisor.get(name) && !e.pins.changedTools(name).length) throw new SwitchboardError('unknown-server', `There is no server "${name}".`);
         return { ok: true, approved: e.approveTools(name) };
       },
+      'servers.signIn': (p) => this.#signIns.start(requireString(p.name, 'the server name')),
+      'servers.signOut': (p) => this.#signIns.signOut(requireString(p.name, 'the server name')),
       'profiles.catalog': (p) => {
         let view;
         if (p.draft !== undefined) {
@@ -131,6 +145,15 @@ export class ControlHandler {
       },
     };
   }
+}
+
+/** Restarts a server and waits (up to 10 s) until it settled, as `switchboard login` does. */
+async function reconnect(e: Engine, name: string): Promise<void> {
+  const u = e.supervisor.get(name);
+  if (!u) return;
+  await u.restart();
+  // A failed or signed-out server settles too; the status report says how.
+  await u.waitReady(10_000).catch(() => {});
 }
 
 export function readTokenFile(file: string): string | undefined {

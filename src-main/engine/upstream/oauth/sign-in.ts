@@ -25,6 +25,8 @@ export interface SignInOptions {
   /** Time allowed for the user to finish in the browser, in ms. Defaults to 300000 (5 min). */
   timeoutMs?: number;
   clientInfo?: { name: string; version: string };
+  /** Stops the flow: the listener closes and nothing is stored (the engine's dispose). */
+  signal?: AbortSignal;
 }
 
 export async function signIn(o: SignInOptions): Promise<{ account?: string }> {
@@ -36,6 +38,12 @@ export async function signIn(o: SignInOptions): Promise<{ account?: string }> {
   const store = new SignInStore(o.secrets, server, config.url);
   const registered = (store.read()?.client as { redirect_uris?: string[] } | undefined)?.redirect_uris ?? [];
   const listener = await LoopbackListener.start(config.oauth?.callbackPort ?? portOf(registered[0]));
+  if (o.signal?.aborted) {
+    await listener.dispose();
+    throw new SwitchboardError('cancelled', `Signing in to ${server} was stopped; nothing was stored.`);
+  }
+  const stop = () => void listener.dispose();
+  o.signal?.addEventListener('abort', stop, { once: true });
   let shown = false;
   const provider = new SwitchboardOAuthProvider({
     server,
@@ -75,6 +83,7 @@ export async function signIn(o: SignInOptions): Promise<{ account?: string }> {
     });
     return provider.commit();
   } finally {
+    o.signal?.removeEventListener('abort', stop);
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
     await listener.dispose();
