@@ -29,9 +29,9 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 const ms = (x: number) => `${x.toFixed(2)} ms`;
-function record(metric: string, value: number, unit: 'ms' | 'MB' | 'bytes' | 'x' | 'KB', target?: { limit: number; text: string }) {
+function record(metric: string, value: number, unit: 'ms' | 'MB' | 'bytes' | 'x' | 'KB' | 'count', target?: { limit: number; text: string }) {
   results[metric] = Number(value.toFixed(3));
-  const shown = unit === 'ms' ? ms(value) : unit === 'x' ? `${value.toFixed(2)}×` : `${value.toFixed(unit === 'bytes' ? 0 : 1)} ${unit}`;
+  const shown = unit === 'ms' ? ms(value) : unit === 'x' ? `${value.toFixed(2)}×` : unit === 'count' ? String(value) : `${value.toFixed(unit === 'bytes' ? 0 : 1)} ${unit}`;
   rows.push({ metric, value: shown, target: target?.text, ok: target ? value <= target.limit : undefined });
 }
 
@@ -240,6 +240,36 @@ async function main() {
       });
       await other.close();
       for (const c of spinClients) await c.close();
+    }
+
+    // Load: 50 clients at once through their own shims, half on the tools surface and half
+    // running code, each call echoing a unique token (checked: none lost, duplicated or crossed).
+    {
+      const CLIENTS = 50;
+      const CALLS = quick ? 10 : 40;
+      const clients = await Promise.all(
+        Array.from({ length: CLIENTS }, (_, i) => stdioClient(process.execPath, shimArgs(home, i % 2 ? 'code' : 'tools'), `load-${i}`)),
+      );
+      const lat: number[] = [];
+      let wrong = 0;
+      await Promise.all(
+        clients.map(async (c, i) => {
+          for (let k = 0; k < CALLS; k++) {
+            const token = `c${i}-k${k}`;
+            const t0 = performance.now();
+            const r =
+              i % 2
+                ? await c.callTool({ name: 'execute', arguments: { code: `async () => await basic.echo({ text: ${JSON.stringify(token)} })` } })
+                : await c.callTool({ name: 'basic__echo', arguments: { text: token } });
+            lat.push(performance.now() - t0);
+            if (!runText(r).includes(token)) wrong++;
+          }
+        }),
+      );
+      record(`load: ${CLIENTS} clients × ${CALLS} calls through shims, mixed surfaces, p50`, pct(lat, 50), 'ms');
+      record(`load: p99`, pct(lat, 99), 'ms');
+      record(`load: lost, duplicated or crossed responses`, wrong, 'count', { limit: 0, text: '0' });
+      for (const c of clients) await c.close();
     }
 
     // 6. Catalog sizes: the GitHub catalog in each surface.

@@ -45,6 +45,8 @@ export interface SandboxPoolOptions {
  * terminated, in milliseconds. Covers compiling a module for an unusual memory cap.
  */
 const STOP_GRACE_MS = 2000;
+/** Workers at most; further runs wait for one (they are mostly waiting on tool calls, not CPU). */
+const MAX_WORKERS = 8;
 /** Idle workers kept at most, whatever the load was. */
 const MAX_IDLE_WORKERS = 4;
 /** How long a worker beyond the warm count may sit idle before it is stopped, in ms. */
@@ -151,6 +153,8 @@ export class SandboxPool {
     this.#all.delete(w);
     const i = this.#idle.indexOf(w);
     if (i >= 0) this.#idle.splice(i, 1);
+    // A worker gone frees a place: let the oldest waiting run start one.
+    this.#waiters.shift()?.(undefined);
     if (!this.#disposed && this.#idle.length < this.#size && this.#all.size < this.#size) this.#idle.push(this.#spawn());
   }
 
@@ -159,10 +163,21 @@ export class SandboxPool {
     this.#forget(w);
   }
 
+  /** Runs waiting for a worker while MAX_WORKERS are busy, oldest first. */
+  readonly #waiters: ((w: PooledWorker | undefined) => void)[] = [];
+
   async #acquire(): Promise<PooledWorker> {
     for (;;) {
       const readyIndex = this.#idle.findIndex((w) => w.isReady);
-      const w = readyIndex >= 0 ? this.#idle.splice(readyIndex, 1)[0]! : (this.#idle.shift() ?? this.#spawn());
+      let w: PooledWorker | undefined = readyIndex >= 0 ? this.#idle.splice(readyIndex, 1)[0]! : this.#idle.shift();
+      if (!w && this.#all.size < MAX_WORKERS) w = this.#spawn();
+      // Under load, queue rather than start ever more workers: each costs start-up time and
+      // memory, and on a small machine they would only compete for the same cores.
+      if (!w) w = await new Promise<PooledWorker | undefined>((resolve) => this.#waiters.push(resolve));
+      if (!w) {
+        if (this.#disposed) throw new Error('the sandbox pool is shut down');
+        continue;
+      }
       try {
         await w.ready;
       } catch {
@@ -178,6 +193,11 @@ export class SandboxPool {
     // Idle warm workers must not keep a short-lived process (such as `switchboard exec`) alive.
     w.worker.unref();
     if (w.dead) return;
+    const waiter = this.#disposed ? undefined : this.#waiters.shift();
+    if (waiter) {
+      waiter(w);
+      return;
+    }
     if (this.#disposed || this.#idle.length >= MAX_IDLE_WORKERS) {
       this.#retire(w);
       return;
@@ -318,6 +338,7 @@ export class SandboxPool {
 
   async dispose(): Promise<void> {
     this.#disposed = true;
+    for (const waiter of this.#waiters.splice(0)) waiter(undefined);
     const all = [...this.#all];
     this.#idle.length = 0;
     this.#all.clear();
