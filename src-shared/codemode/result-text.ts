@@ -1,5 +1,5 @@
 // The text `execute` hands back for a run (seed "Results", SPEC §5). Pure.
-import { MAX_LOG_BYTES } from '../config/schema.ts';
+import { MAX_LOG_BYTES } from '../config/budgets.ts';
 import type { LogLine, RunErrorKind } from '../records.ts';
 
 /** Why a run failed: its kind, message, place in the code as sent (from 1) and a hint. */

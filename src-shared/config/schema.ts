@@ -149,28 +149,6 @@ export const SwitchboardConfig = z
   });
 export type SwitchboardConfig = z.infer<typeof SwitchboardConfig>;
 
-export const DEFAULT_BUDGETS = {
-  timeoutMs: 30_000,
-  maxToolCalls: 64,
-  memoryMb: 64,
-  maxSourceBytes: 65_536,
-  maxResultChars: 24_000,
-} as const;
-export type ResolvedBudgets = { -readonly [K in keyof typeof DEFAULT_BUDGETS]: number };
-
-/** Captured console output per run, in bytes (seed: 64 KB). */
-export const MAX_LOG_BYTES = 64 * 1024;
-/** Default bound on one upstream call, in seconds (SPEC §3). */
-export const DEFAULT_CALL_TIMEOUT_SEC = 120;
-
-export function resolveBudgets(b: Budgets | undefined): ResolvedBudgets {
-  return {
-    timeoutMs: b?.timeoutMs ?? DEFAULT_BUDGETS.timeoutMs,
-    maxToolCalls: b?.maxToolCalls ?? DEFAULT_BUDGETS.maxToolCalls,
-    memoryMb: b?.memoryMb ?? DEFAULT_BUDGETS.memoryMb,
-    maxSourceBytes: b?.maxSourceBytes ?? DEFAULT_BUDGETS.maxSourceBytes,
-    maxResultChars: b?.maxResultChars ?? DEFAULT_BUDGETS.maxResultChars,
-  };
-}
+export { DEFAULT_BUDGETS, MAX_LOG_BYTES, DEFAULT_CALL_TIMEOUT_SEC, resolveBudgets, type ResolvedBudgets } from './budgets.ts';
 
 export const EMPTY_CONFIG: SwitchboardConfig = { servers: {}, profiles: {} };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { APP_ROOT, BUNDLED } from '../app-root.ts';
-import { DEFAULT_BUDGETS, type ResolvedBudgets } from '../../../src-shared/config/schema.ts';
+import { DEFAULT_BUDGETS, type ResolvedBudgets } from '../../../src-shared/config/budgets.ts';
 import { normalizeCode } from '../../../src-shared/codemode/normalize-code.ts';
 import type { RunOutcome } from '../../../src-shared/codemode/result-text.ts';
 import type { LogLine, RunErrorKind } from '../../../src-shared/records.ts';

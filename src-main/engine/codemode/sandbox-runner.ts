@@ -10,7 +10,7 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
-import { MAX_LOG_BYTES } from '../../../src-shared/config/schema.ts';
+import { MAX_LOG_BYTES } from '../../../src-shared/config/budgets.ts';
 import { LOG_CUT_NOTE, cutToBytes, utf8Bytes } from '../../../src-shared/codemode/result-text.ts';
 import type { LogLine } from '../../../src-shared/records.ts';
 import { calleeAt, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
