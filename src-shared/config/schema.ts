@@ -96,58 +96,55 @@ export const SwitchboardConfig = z
   .looseObject({
     servers: z.record(z.string(), ServerConfig, { error: 'expected an object of servers' }).default({}),
     profiles: z.record(z.string(), ProfileConfig, { error: 'expected an object of profiles' }).default({}),
-  })
-  .superRefine((cfg, ctx) => {
-    for (const name of Object.keys(cfg.servers)) {
-      if (!SERVER_NAME_RE.test(name)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['servers', name],
-          message: 'server names use letters, digits, "_", "." and "-" (at most 64, starting with a letter or digit)',
-        });
-      }
-    }
-    for (const [pname, p] of Object.entries(cfg.profiles)) {
-      if (!PROFILE_NAME_RE.test(pname)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['profiles', pname],
-          message: 'profile names use letters, digits, "_" and "-" (at most 64, starting with a letter or digit)',
-        });
-      }
-      const seen = new Set<string>();
-      p.servers.forEach((s, i) => {
-        if (!(s in cfg.servers)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['profiles', pname, 'servers', i],
-            message: `unknown server "${s}"; add it under "servers" first`,
-          });
-        }
-        if (seen.has(s)) {
-          ctx.addIssue({ code: 'custom', path: ['profiles', pname, 'servers', i], message: `"${s}" is listed twice` });
-        }
-        seen.add(s);
-      });
-      for (const s of Object.keys(p.tools ?? {})) {
-        if (!p.servers.includes(s)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['profiles', pname, 'tools', s],
-            message: `"${s}" is not one of this profile's servers`,
-          });
-        }
-      }
-      if (p.namespace === false && p.servers.length !== 1) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['profiles', pname, 'namespace'],
-          message: '"namespace": false needs a profile with exactly one server',
-        });
-      }
-    }
   });
 export type SwitchboardConfig = z.infer<typeof SwitchboardConfig>;
+
+export interface CrossProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Checks that span entries (names, profile → server references, namespace). They run on the raw
+ * value, even when fields have errors of their own, so that every problem is reported at once
+ * (zod skips refinements of an object whose fields failed).
+ */
+export function crossProblems(raw: unknown): CrossProblem[] {
+  const out: CrossProblem[] = [];
+  if (!isObject(raw)) return out;
+  const servers = isObject(raw.servers) ? raw.servers : {};
+  for (const name of Object.keys(servers)) {
+    if (!SERVER_NAME_RE.test(name)) {
+      out.push({ path: ['servers', name], message: 'server names use letters, digits, "_", "." and "-" (at most 64, starting with a letter or digit)' });
+    }
+  }
+  const profiles = isObject(raw.profiles) ? raw.profiles : {};
+  for (const [pname, p] of Object.entries(profiles)) {
+    if (!PROFILE_NAME_RE.test(pname)) {
+      out.push({ path: ['profiles', pname], message: 'profile names use letters, digits, "_" and "-" (at most 64, starting with a letter or digit)' });
+    }
+    if (!isObject(p)) continue;
+    const list = Array.isArray(p.servers) ? p.servers : [];
+    const seen = new Set<unknown>();
+    list.forEach((s, i) => {
+      if (typeof s !== 'string') return;
+      if (!(s in servers)) out.push({ path: ['profiles', pname, 'servers', i], message: `unknown server "${s}"; add it under "servers" first` });
+      if (seen.has(s)) out.push({ path: ['profiles', pname, 'servers', i], message: `"${s}" is listed twice` });
+      seen.add(s);
+    });
+    if (isObject(p.tools)) {
+      for (const s of Object.keys(p.tools)) {
+        if (!list.includes(s)) out.push({ path: ['profiles', pname, 'tools', s], message: `"${s}" is not one of this profile's servers` });
+      }
+    }
+    if (p.namespace === false && list.length !== 1) {
+      out.push({ path: ['profiles', pname, 'namespace'], message: '"namespace": false needs a profile with exactly one server' });
+    }
+  }
+  return out;
+}
 
 export { DEFAULT_BUDGETS, MAX_LOG_BYTES, DEFAULT_CALL_TIMEOUT_SEC, resolveBudgets, type ResolvedBudgets } from './budgets.ts';
 

@@ -1,6 +1,6 @@
 // Text → validated config, or every problem with its path (and line/column for syntax errors).
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { SwitchboardConfig } from './schema.ts';
+import { SwitchboardConfig, crossProblems } from './schema.ts';
 import { formatConfigPath } from './paths.ts';
 
 export interface ConfigProblem {
@@ -70,10 +70,9 @@ export function validateConfigValue(value: unknown): ValidationResult {
     return { ok: false, problems: [{ path: '', message: 'expected a JSON object with "servers" and "profiles"' }], raw: value };
   }
   const parsed = SwitchboardConfig.safeParse(value);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => ({ path: formatConfigPath(i.path), message: i.message }));
-    return { ok: false, problems, raw: value };
-  }
+  const problems: ConfigProblem[] = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: formatConfigPath(i.path), message: i.message }));
+  for (const c of crossProblems(value)) problems.push({ path: formatConfigPath(c.path), message: c.message });
+  if (!parsed.success || problems.length > 0) return { ok: false, problems, raw: value };
   return { ok: true, config: parsed.data, raw: value as Record<string, unknown> };
 }
 

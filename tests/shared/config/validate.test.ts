@@ -1,0 +1,39 @@
+// config.json validation: every problem at once, with the path users type.
+import { describe, expect, it } from 'vitest';
+import { validateConfigText } from '../../../src-shared/config/validate.ts';
+
+function problems(value: unknown) {
+  const r = validateConfigText(JSON.stringify(value));
+  return r.ok ? [] : r.problems;
+}
+
+describe('config validation', () => {
+  it('reports a wrong field and a dangling server reference together', () => {
+    expect(problems({ servers: { a: { command: 'x' } }, profiles: { p: { servers: ['ghost'], surface: 'fast' } } })).toEqual([
+      { path: 'profiles.p.surface', message: 'expected "tools" or "code"' },
+      { path: 'profiles.p.servers.0', message: 'unknown server "ghost"; add it under "servers" first' },
+    ]);
+  });
+
+  it('checks names, duplicates, filters of other servers and namespace in one pass', () => {
+    const ps = problems({
+      servers: { 'bad name': { command: 'x' }, a: { command: 'x' }, b: { url: 'https://example.com/mcp' } },
+      profiles: { 'no/slash': { servers: ['a', 'a'], tools: { b: { allow: ['*'] } }, namespace: false } },
+    }).map((p) => p.path);
+    expect(ps).toEqual(
+      expect.arrayContaining(['servers.bad name', 'profiles.no/slash', 'profiles.no/slash.servers.1', 'profiles.no/slash.tools.b']),
+    );
+  });
+
+  it('accepts a valid config with unknown keys kept', () => {
+    const r = validateConfigText(JSON.stringify({ servers: { a: { command: 'x', extra: 1 } }, profiles: { p: { servers: ['a'] } }, mine: true }));
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.raw.mine).toBe(true);
+  });
+
+  it('gives the line and column of a syntax error', () => {
+    const r = validateConfigText('{\n  "servers": {\n    "a": { "command": "x", }\n  }\n}\n');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems[0]).toMatchObject({ path: '', line: 3, column: 28 });
+  });
+});
