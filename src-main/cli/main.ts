@@ -38,6 +38,7 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   doctor                           check how each server's command resolves
   secret set NAME · secret delete NAME   secrets for { "secret": NAME } values (value on stdin)
   login SERVER · logout SERVER    sign in to (or out of) a remote server that asks for it
+  approve SERVER                   trust a server's changed tool definitions (they are withheld until then)
 
 Home: --home DIR, else $SWITCHBOARD_HOME, else ${defaultHome()}.
 `;

@@ -35,6 +35,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (servers.length) ctx.stdout('Servers:\n');
   for (const [name, s] of servers) {
     ctx.stdout(`  ${name.padEnd(20)} ${s.state.padEnd(15)} ${String(s.tools).padStart(4)} tools${s.lastError ? `  — ${s.lastError}` : ''}\n`);
+    if (s.changedTools?.length) {
+      ctx.stdout(`  ${''.padEnd(20)} ${s.changedTools.length} changed tool(s) withheld: ${s.changedTools.join(', ')} — review, then \`switchboard approve ${name}\`\n`);
+    }
+    if (s.auth.state === 'needs-sign-in') ctx.stdout(`  ${''.padEnd(20)} needs you to sign in: \`switchboard login ${name}\`\n`);
   }
   const profiles = Object.entries(report.profiles);
   if (profiles.length) ctx.stdout('Profiles:\n');
