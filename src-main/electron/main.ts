@@ -6,6 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StatusReport } from '../../src-shared/api.ts';
 import { resolveHome } from '../engine/home.ts';
+import { installedShimPath, SHIM_PATH_ENV } from '../engine/clients/shim-entry.ts';
+import { parseLaunchArgs } from './launch-args.ts';
 import { createUrlGuard, sameDocumentAs } from './url-guard.ts';
 import { createIpcRelay } from './ipc-relay.ts';
 import { createEngineSupervisor, type EngineState } from './engine-supervisor.ts';
@@ -21,11 +23,6 @@ const INDEX_HTML = path.join(here, '..', 'renderer', 'index.html');
 const TRAY_ICON = path.join(here, '..', '..', 'assets', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png');
 const STATUS_EVERY_MS = 3000;
 
-function argValue(flag: string): string | undefined {
-  const i = process.argv.indexOf(flag);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -33,8 +30,9 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 function startApp(): void {
-  const home = resolveHome(argValue('--home'));
-  const startHidden = process.argv.includes('--hidden');
+  const launch = parseLaunchArgs(process.argv);
+  const home = resolveHome(launch.home);
+  const startHidden = launch.hidden;
   const indexUrl = pathToFileURL(INDEX_HTML).href;
   const isAppUrl = sameDocumentAs(indexUrl);
   const ourWindows = new Set<number>();
@@ -44,7 +42,13 @@ function startApp(): void {
 
   const rpc = createEngineRpc();
   const supervisor = createEngineSupervisor({
-    spawn: () => utilityProcess.fork(ENGINE_ENTRY, ['--home', home], { serviceName: 'Switchboard engine', stdio: 'inherit' }),
+    spawn: () =>
+      utilityProcess.fork(ENGINE_ENTRY, ['--home', home], {
+        serviceName: 'Switchboard engine',
+        stdio: 'inherit',
+        // Client entries the engine writes (connect, import --replace) point at the installed shim.
+        env: app.isPackaged ? { ...process.env, [SHIM_PATH_ENV]: installedShimPath(process.resourcesPath) } : process.env,
+      }),
     onprocess: (p) => rpc.attach(p),
     onstate: (s) => {
       engineState = s;
@@ -134,7 +138,10 @@ function startApp(): void {
     app.setLoginItemSettings({ openAtLogin: true, args: ['--hidden'] });
   }
 
-  app.on('second-instance', () => openWindow());
+  // A shim starting the app (--hidden) while it already runs must not pop a window up.
+  app.on('second-instance', (_e, argv) => {
+    if (!parseLaunchArgs(argv).hidden) openWindow();
+  });
   app.on('activate', () => openWindow());
   // A tray app keeps running with no window open.
   app.on('window-all-closed', () => undefined);

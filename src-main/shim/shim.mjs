@@ -13,9 +13,8 @@ import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { engineCommand } from './engine-launch.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/switchboard.mjs', import.meta.url));
 /** How long to wait for an engine that restarts by itself before starting one, in ms. */
 const SELF_RESTART_GRACE_MS = 2500;
 /** Give up reconnecting after this long, in ms. */
@@ -64,7 +63,7 @@ export function socketPathForShim(home, platform = process.platform) {
   return path.join(base, `switchboard-${uid}-${h}`, 'engine.sock');
 }
 
-/** @param {string} message */
+/** @param {string} message @returns {never} */
 function fail(message) {
   process.stderr.write(`switchboard shim: ${message}\n`);
   process.exit(2);
@@ -151,7 +150,17 @@ export async function runShim(argv) {
     } catch {
       // A home we cannot write to: the engine reports it itself.
     }
-    const child = spawn(process.execPath, [BIN, 'engine', '--home', home], { detached: true, stdio: out, windowsHide: true });
+    /** @type {import('./engine-launch.mjs').EngineCommand} */
+    let cmd;
+    try {
+      cmd = engineCommand(home);
+    } catch (err) {
+      fail(/** @type {Error} */ (err).message);
+    }
+    const child = spawn(cmd.command, cmd.args, { detached: true, stdio: out, windowsHide: true });
+    // A missing app (moved or half-uninstalled) must not crash the relay; the wait below ends
+    // with a message naming the log.
+    child.on('error', (err) => process.stderr.write(`switchboard shim: could not start the engine with ${cmd.command}: ${err.message}\n`));
     child.unref();
   }
 

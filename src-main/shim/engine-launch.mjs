@@ -1,0 +1,74 @@
+// @ts-check
+// How the shim starts an engine when none answers on the socket. Three cases:
+//  - SWITCHBOARD_ENGINE_COMMAND (a JSON array: command then args) overrides everything; `--home H`
+//    is appended. For tests and for setups that run the engine some other way.
+//  - The packaged shim (a Node single-executable application in the app's resources/bin/) cannot
+//    run bin/switchboard.mjs, so it starts the desktop app hidden; the app runs the engine.
+//  - A checkout: this node runs bin/switchboard.mjs engine.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ENGINE_COMMAND_ENV = 'SWITCHBOARD_ENGINE_COMMAND';
+
+/** @typedef {{ command: string, args: string[] }} EngineCommand */
+
+/** True inside the single-executable shim. node:sea exists from Node 20.12 and
+ * getBuiltinModule from 20.16; older Node never runs as our SEA, so false is right there. */
+export function runningAsSea() {
+  try {
+    const sea = /** @type {{ isSea?: () => boolean } | undefined} */ (process.getBuiltinModule?.('node:sea'));
+    return sea?.isSea?.() === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The desktop app's executable, found from the shim binary's place inside the installed app
+ * (electron-builder's extraResources put it at <resources>/bin/switchboard[.exe]).
+ * @param {string} shimPath @param {NodeJS.Platform} platform
+ */
+export function appExecutableForShim(shimPath, platform = process.platform) {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const resources = p.dirname(p.dirname(shimPath));
+  // macOS: Switchboard.app/Contents/Resources → Switchboard.app/Contents/MacOS/Switchboard.
+  if (platform === 'darwin') return p.join(p.dirname(resources), 'MacOS', 'Switchboard');
+  if (platform === 'win32') return p.join(p.dirname(resources), 'Switchboard.exe');
+  // Linux: electron-builder.yml sets executableName: switchboard-desktop.
+  return p.join(p.dirname(resources), 'switchboard-desktop');
+}
+
+/** @param {string} raw @returns {string[]} */
+function parseCommandEnv(raw) {
+  let value;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = undefined;
+  }
+  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v !== '')) {
+    throw new Error(`${ENGINE_COMMAND_ENV} must be a JSON array of strings, the command first (for example ["/usr/bin/node","/opt/switchboard/bin/switchboard.mjs","engine"]); it is ${raw}`);
+  }
+  return value;
+}
+
+/**
+ * @param {string} home
+ * @param {{ env?: NodeJS.ProcessEnv, isSea?: boolean, execPath?: string, platform?: NodeJS.Platform }} [opts]
+ * @returns {EngineCommand}
+ */
+export function engineCommand(home, opts = {}) {
+  const env = opts.env ?? process.env;
+  const execPath = opts.execPath ?? process.execPath;
+  const raw = env[ENGINE_COMMAND_ENV];
+  if (raw) {
+    const [command, ...args] = parseCommandEnv(raw);
+    return { command: /** @type {string} */ (command), args: [...args, '--home', home] };
+  }
+  if (opts.isSea ?? runningAsSea()) {
+    return { command: appExecutableForShim(execPath, opts.platform), args: ['--hidden', '--home', home] };
+  }
+  // Resolved here, not at load: the SEA bundle is CommonJS and has no import.meta.url.
+  const bin = fileURLToPath(new URL('../../bin/switchboard.mjs', import.meta.url));
+  return { command: execPath, args: [bin, 'engine', '--home', home] };
+}
