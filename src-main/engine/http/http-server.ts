@@ -6,7 +6,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Engine } from '../engine.ts';
 import { APP_ROOT } from '../app-root.ts';
@@ -184,6 +184,8 @@ export class HttpServer {
       sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Start a session with an initialize POST.' } });
       return;
     }
+    // Loaded on the first HTTP MCP session: most users only connect through the shim.
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new BoundedEventStore(),

@@ -5,8 +5,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
@@ -490,9 +488,13 @@ export class Upstream {
       const url = new URL(cfg.url);
       this.#log.note(`connecting to ${url.origin}${url.pathname} (${cfg.transport ?? 'http'})`);
       const auth = this.#auth ? { authProvider: this.#auth.provider, fetch: this.#auth.fetch } : {};
-      return cfg.transport === 'sse'
-        ? new SSEClientTransport(url, { requestInit: { headers }, ...auth })
-        : new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
+      // Loaded on first use: an engine with only local servers does not pay their memory.
+      if (cfg.transport === 'sse') {
+        const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+        return new SSEClientTransport(url, { requestInit: { headers }, ...auth });
+      }
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      return new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
     }
     const command = cfg.command!;
     const configured = this.#resolveValues(cfg.env, 'env');

@@ -7,7 +7,6 @@ import type { ServerConfig } from '../../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../../src-shared/errors.ts';
 import type { SecretStore } from '../../secrets/secret-store.ts';
 import { checkAuthorizationUrl } from './authorization-url.ts';
-import { signIn } from './sign-in.ts';
 import { SignInStore, signInSecretName } from './sign-in-store.ts';
 
 export interface AppSignInsOptions {
@@ -54,6 +53,8 @@ export class AppSignIns {
     this.#aborts.add(abort);
     let shown!: (url: URL) => void;
     const urlKnown = new Promise<URL>((resolve) => (shown = resolve));
+    // The sign-in flow (and the HTTP transports it needs) loads only when someone signs in.
+    const { signIn } = await import('./sign-in.ts');
     const flow = signIn({
       server: name,
       config,
