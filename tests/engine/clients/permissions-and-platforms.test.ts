@@ -50,7 +50,7 @@ describe('where each client keeps its file', () => {
   });
 
   // Detecting the MSIX folder needs real Windows paths to exist.
-  it.runIf(process.platform === 'win32')('prefers the MSIX path when the Store package folder exists', () => {
+  it.runIf(process.platform === 'win32')('prefers the MSIX path when the Store package folder exists (runs on Windows only: needs real Windows paths; skipped elsewhere)', () => {
     const local = path.join(u.root, 'Local');
     mkdirSync(path.join(local, 'Packages', 'Claude_pzs8sxrjxfjjc'), { recursive: true });
     const c = getConnector('claude-desktop', { home: u.sbHome, env: { USERPROFILE: u.userHome, LOCALAPPDATA: local }, platform: 'win32' });

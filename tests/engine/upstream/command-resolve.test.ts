@@ -35,7 +35,7 @@ describe('resolveCommand', () => {
   });
 
   // Windows paths only resolve on Windows; elsewhere this documents the behaviour.
-  it.runIf(process.platform === 'win32')('tries PATHEXT on Windows so npm .cmd shims are found', async () => {
+  it.runIf(process.platform === 'win32')('tries PATHEXT on Windows so npm .cmd shims are found (runs on Windows only; skipped elsewhere)', async () => {
     writeFileSync(path.join(dir, 'a', 'npx'), '#!/bin/sh');
     const r = await resolveCommand('npx', { env: { Path: path.join(dir, 'a'), PATHEXT: '.COM;.EXE;.CMD' }, platform: 'win32' });
     expect(r.path?.toLowerCase()).toBe(path.join(dir, 'a', 'npx.cmd').toLowerCase());
