@@ -59,6 +59,13 @@ function extractHome(argv: string[]): { home?: string; rest: string[] } {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `switchboard status | head` closes our stdout early: that is not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
   const out = (s: string) => void process.stdout.write(s);
   const err = (s: string) => void process.stderr.write(s);
   try {

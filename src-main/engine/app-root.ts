@@ -23,5 +23,8 @@ function findRoot(start: string): string {
 
 export const APP_ROOT = findRoot(fileURLToPath(import.meta.url));
 export const APP_BIN = path.join(APP_ROOT, 'bin', 'switchboard.mjs');
-/** True when running from out/bundle rather than the TypeScript sources. */
-export const BUNDLED = import.meta.url.includes('/out/bundle/');
+/**
+ * True when running compiled JavaScript (out/bundle for the CLI, out/electron in the desktop
+ * app) rather than the TypeScript sources; compiled code starts the bundled sandbox worker.
+ */
+export const BUNDLED = !import.meta.url.endsWith('.ts');

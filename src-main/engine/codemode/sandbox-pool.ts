@@ -53,7 +53,8 @@ const MAX_IDLE_WORKERS = 4;
 const EXTRA_WORKER_IDLE_MS = 30_000;
 // From the bundle the worker is plain JavaScript beside it; from source it needs tsx first.
 const WORKER_URL = BUNDLED
-  ? pathToFileURL(path.join(APP_ROOT, 'out', 'bundle', 'sandbox-worker.mjs'))
+  ? // In the packaged app the worker is unpacked beside app.asar, where Node's loader can read it.
+    pathToFileURL(path.join(APP_ROOT, 'out', 'bundle', 'sandbox-worker.mjs').replace(/app\.asar([\\/])/, 'app.asar.unpacked$1'))
   : new URL('./sandbox-worker-bootstrap.mjs', import.meta.url);
 /** A safety net for the worker's own JS heap (QuickJS memory is capped separately, per run). */
 const WORKER_HEAP_MB = 1024;
