@@ -3,6 +3,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { APP_ROOT } from '../app-root.ts';
+import { SHIM_PATH_ENV } from '../clients/shim-entry.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -11,9 +13,19 @@ export interface DefaultConfigOptions {
   /**
    * Absolute path of the Node binary the servers run under (process.execPath). Under Electron
    * this is the Electron binary itself; the upstream supervisor sets ELECTRON_RUN_AS_NODE=1 for
-   * such children so that they run as plain Node.
+   * such children so that they run as plain Node. Unused for a server the shim runs (see env).
    */
   nodePath: string;
+  /**
+   * Where SWITCHBOARD_SHIM_PATH is read; defaults to process.env. The desktop app sets it on the
+   * engine it starts, and the demo servers then run under that binary (see demoServer).
+   */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Folder of the bundles made by scripts/build-demo-servers.mjs; defaults to
+   * defaultDemoServersDir().
+   */
+  demoServersDir?: string;
 }
 
 const README = `This folder is shared with the "files" demo server of Switchboard.
@@ -30,13 +42,9 @@ export function defaultConfig(opts: DefaultConfigOptions): object {
 
   // Servers start by absolute path with our own Node, never through npx: no network, no PATH lookup.
   const servers = {
-    everything: { command: opts.nodePath, args: [serverEntry('@modelcontextprotocol/server-everything'), 'stdio'] },
-    memory: {
-      command: opts.nodePath,
-      args: [serverEntry('@modelcontextprotocol/server-memory')],
-      env: { MEMORY_FILE_PATH: path.join(demoDir, 'memory.jsonl') },
-    },
-    files: { command: opts.nodePath, args: [serverEntry('@modelcontextprotocol/server-filesystem'), filesDir] },
+    everything: demoServer(opts, 'everything', 'stdio'),
+    memory: { ...demoServer(opts, 'memory'), env: { MEMORY_FILE_PATH: path.join(demoDir, 'memory.jsonl') } },
+    files: demoServer(opts, 'filesystem', filesDir),
   };
   const names = Object.keys(servers);
   return {
@@ -46,6 +54,26 @@ export function defaultConfig(opts: DefaultConfigOptions): object {
       'demo-code': { servers: names, surface: 'code' },
     },
   };
+}
+
+/**
+ * Where the app keeps the demo bundles. In the packaged app that is beside app.asar, in
+ * app.asar.unpacked (electron-builder.yml, asarUnpack): the shim binary is plain Node and cannot
+ * read inside an asar.
+ */
+export function defaultDemoServersDir(appRoot: string = APP_ROOT): string {
+  return path.join(appRoot, 'out', 'demo-servers').replace(/app\.asar(?=[\\/]|$)/, 'app.asar.unpacked');
+}
+
+/**
+ * How to start one reference server. In the packaged app the Electron binary cannot act as node
+ * (its runAsNode fuse is off), so the installed shim binary runs the server's bundle instead.
+ */
+function demoServer(opts: DefaultConfigOptions, name: 'everything' | 'memory' | 'filesystem', ...args: string[]): { command: string; args: string[] } {
+  const shim = (opts.env ?? process.env)[SHIM_PATH_ENV];
+  const bundle = path.join(opts.demoServersDir ?? defaultDemoServersDir(), `${name}.cjs`);
+  if (shim && existsSync(bundle)) return { command: shim, args: ['node', bundle, ...args] };
+  return { command: opts.nodePath, args: [serverEntry(`@modelcontextprotocol/server-${name}`), ...args] };
 }
 
 /** Absolute path of a package's bin script (resolved from its package.json, which every package exports). */

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateConfigValue } from '../../../src-shared/config/validate.ts';
-import { defaultConfig } from '../../../src-main/engine/config/default-config.ts';
+import { defaultConfig, defaultDemoServersDir } from '../../../src-main/engine/config/default-config.ts';
 import { ConfigStore } from '../../../src-main/engine/config/store.ts';
 
 let home: string;
@@ -75,4 +75,45 @@ describe('defaultConfig', () => {
       }),
     );
   }, 30_000);
+});
+
+describe('defaultConfig in the packaged app', () => {
+  const shim = '/Applications/Switchboard.app/Contents/Resources/bin/switchboard';
+
+  function bundlesIn(names: string[]): string {
+    const dir = path.join(home, 'bundles');
+    mkdirSync(dir, { recursive: true });
+    for (const name of names) writeFileSync(path.join(dir, `${name}.cjs`), '');
+    return dir;
+  }
+
+  it('runs the bundled servers with the shim binary named by SWITCHBOARD_SHIM_PATH', () => {
+    const dir = bundlesIn(['everything', 'memory', 'filesystem']);
+    const cfg = defaultConfig({ home, nodePath: '/electron', env: { SWITCHBOARD_SHIM_PATH: shim }, demoServersDir: dir }) as { servers: Record<string, Server> };
+    expect(cfg.servers.everything).toEqual({ command: shim, args: ['node', path.join(dir, 'everything.cjs'), 'stdio'] });
+    expect(cfg.servers.memory).toEqual({ command: shim, args: ['node', path.join(dir, 'memory.cjs')], env: { MEMORY_FILE_PATH: path.join(home, 'demo', 'memory.jsonl') } });
+    expect(cfg.servers.files).toEqual({ command: shim, args: ['node', path.join(dir, 'filesystem.cjs'), path.join(home, 'demo', 'files')] });
+    const result = validateConfigValue(cfg);
+    expect(result.ok ? [] : result.problems).toEqual([]);
+  });
+
+  it('keeps node and the package for a server whose bundle is missing', () => {
+    const dir = bundlesIn(['everything']);
+    const cfg = defaultConfig({ home, nodePath: process.execPath, env: { SWITCHBOARD_SHIM_PATH: shim }, demoServersDir: dir }) as { servers: Record<string, Server> };
+    expect(cfg.servers.everything?.command).toBe(shim);
+    expect(cfg.servers.memory?.command).toBe(process.execPath);
+    expect(cfg.servers.memory?.args[0]).toMatch(/server-memory[\\/]dist[\\/]index\.js$/);
+  });
+
+  it('ignores the bundles when no shim path is given (a checkout, or the CLI)', () => {
+    const dir = bundlesIn(['everything', 'memory', 'filesystem']);
+    const cfg = defaultConfig({ home, nodePath: process.execPath, env: {}, demoServersDir: dir }) as { servers: Record<string, Server> };
+    for (const server of Object.values(cfg.servers)) expect(server.command).toBe(process.execPath);
+  });
+
+  it('looks for the bundles outside app.asar, where the shim binary can read them', () => {
+    const resources = path.join(path.sep, 'opt', 'Switchboard', 'resources');
+    expect(defaultDemoServersDir(path.join(resources, 'app.asar'))).toBe(path.join(resources, 'app.asar.unpacked', 'out', 'demo-servers'));
+    expect(defaultDemoServersDir(path.join(path.sep, 'src', 'switchboard'))).toBe(path.join(path.sep, 'src', 'switchboard', 'out', 'demo-servers'));
+  });
 });
