@@ -38,8 +38,18 @@ export function enginePid(home: string): number | undefined {
   }
 }
 
+/** The pid in the engine lock: an engine still starting has it before engine.json. */
+function lockPid(home: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(home, 'run', 'engine.lock'), 'utf8').trim());
+    return pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function stopEngine(home: string): Promise<void> {
-  const pid = enginePid(home);
+  const pid = enginePid(home) ?? lockPid(home);
   if (!pid) return;
   try {
     process.kill(pid, 'SIGTERM');
