@@ -2,8 +2,7 @@
 import type { AuditEntry, AuditQuery } from '../../../src-shared/records.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
-import { currentSecrets, redactDeep } from './redact.ts';
-import { SegmentLog, type RecordStoreOptions } from './segment-log.ts';
+import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
 
 /** Default cap of the audit folder, in bytes (50 MB). */
 export const DEFAULT_AUDIT_MAX_BYTES = 50 * 1024 * 1024;
@@ -19,11 +18,7 @@ export class AuditLog {
 
   static open(dir: string, opts: AuditLogOptions = {}): AuditLog {
     const log = SegmentLog.open<AuditEntry>(dir, {
-      maxBytes: opts.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES,
-      segmentBytes: opts.segmentBytes,
-      onError: opts.onError,
-      deferWrites: opts.deferWrites,
-      prepare: (r) => redactDeep(r, currentSecrets(opts)),
+      ...storeBasics<AuditEntry>(opts, DEFAULT_AUDIT_MAX_BYTES),
       tags: ['profile', 'server', 'client', 'outcome'],
       index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, e.client, e.outcome] }),
       searchText: (e) => [e.tool, e.server, e.client],

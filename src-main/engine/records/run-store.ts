@@ -2,8 +2,7 @@
 import type { RunQuery, RunRecord } from '../../../src-shared/records.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
-import { currentSecrets, redactDeep } from './redact.ts';
-import { SegmentLog, type RecordStoreOptions } from './segment-log.ts';
+import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
 
 /** Default cap of the runs folder, in bytes (200 MB). */
 export const DEFAULT_RUNS_MAX_BYTES = 200 * 1024 * 1024;
@@ -19,11 +18,7 @@ export class RunStore {
 
   static open(dir: string, opts: RunStoreOptions = {}): RunStore {
     const log = SegmentLog.open<RunRecord>(dir, {
-      maxBytes: opts.maxBytes ?? DEFAULT_RUNS_MAX_BYTES,
-      segmentBytes: opts.segmentBytes,
-      onError: opts.onError,
-      deferWrites: opts.deferWrites,
-      prepare: (r) => redactDeep(r, currentSecrets(opts)),
+      ...storeBasics<RunRecord>(opts, DEFAULT_RUNS_MAX_BYTES),
       tags: ['profile', 'client', 'outcome'],
       index: (r) => ({ id: r.id, time: timeOf(r.time), tags: [r.profile, r.client, r.error?.kind ?? 'ok'] }),
       searchText: (r) => [r.code, resultText(r.result), r.error?.message ?? ''],

@@ -14,6 +14,7 @@
 import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../home.ts';
+import { currentSecrets, redactDeep } from './redact.ts';
 import { GONE, RecordIndex, UNWRITTEN } from './record-index.ts';
 
 const SEGMENT_NAME = /^(\d{12})\.ndjson$/;
@@ -65,6 +66,17 @@ export interface RecordStoreOptions {
   secrets?: () => readonly string[];
   /** Write on the next turn of the event loop, off the caller's path. Defaults to false. */
   deferWrites?: boolean;
+}
+
+/** The options every record store passes on unchanged, with redaction of secrets on write. */
+export function storeBasics<R>(opts: RecordStoreOptions, defaultMaxBytes: number): Pick<SegmentLogOptions<R>, 'maxBytes' | 'segmentBytes' | 'onError' | 'deferWrites' | 'prepare'> {
+  return {
+    maxBytes: opts.maxBytes ?? defaultMaxBytes,
+    segmentBytes: opts.segmentBytes,
+    onError: opts.onError,
+    deferWrites: opts.deferWrites,
+    prepare: (r: R) => redactDeep(r, currentSecrets(opts)),
+  };
 }
 
 export interface LogQuery {
