@@ -1,7 +1,5 @@
 // Budget defaults and limits (the seed's table), free of zod so that the sandbox worker can use
 // them without loading the schema library (~10 MB of memory per worker).
-import type { Budgets } from './schema.ts';
-
 export const DEFAULT_BUDGETS = {
   timeoutMs: 30_000,
   maxToolCalls: 64,
@@ -16,7 +14,8 @@ export const MAX_LOG_BYTES = 64 * 1024;
 /** Default bound on one upstream call, in seconds (SPEC §3). */
 export const DEFAULT_CALL_TIMEOUT_SEC = 120;
 
-export function resolveBudgets(b: Budgets | undefined): ResolvedBudgets {
+/** The profile's budgets (the schema's `Budgets`, taken structurally to keep this file zod-free) with defaults filled in. */
+export function resolveBudgets(b: Partial<ResolvedBudgets> | undefined): ResolvedBudgets {
   return {
     timeoutMs: b?.timeoutMs ?? DEFAULT_BUDGETS.timeoutMs,
     maxToolCalls: b?.maxToolCalls ?? DEFAULT_BUDGETS.maxToolCalls,
