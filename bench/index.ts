@@ -14,7 +14,7 @@ import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
 const FIX = path.join(ROOT, 'tests/fixtures/servers');
-const GITHUB = path.resolve(ROOT, '../shared/fixtures/catalogs/github.json');
+const GITHUB = path.resolve(ROOT, 'tests/fixtures/catalogs/github.json');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const quick = process.argv.includes('--quick');

@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cleanupHomes, cli, fixtureServer, makeHome, referenceServer, shimClient, waitFor } from '../../helpers/home.ts';
 
-const GITHUB = path.resolve(__dirname, '../../../../shared/fixtures/catalogs/github.json');
+const GITHUB = path.resolve(__dirname, '../../fixtures/catalogs/github.json');
 
 afterAll(cleanupHomes);
 

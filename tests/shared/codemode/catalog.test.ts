@@ -6,7 +6,7 @@ import { buildCodeCatalog, INLINE_DECLARATION_LIMIT, type CatalogTool } from '..
 import { CATALOG_DECLARATION, declarationsFor } from '../../../src-shared/codemode/declarations.ts';
 
 const load = (path: string): CatalogTool[] => (JSON.parse(readFileSync(path, 'utf8')) as { tools: CatalogTool[] }).tools;
-const github = load('/work/shared/fixtures/catalogs/github.json');
+const github = load(fileURLToPath(new URL('../../fixtures/catalogs/github.json', import.meta.url)));
 const everything = load(fileURLToPath(new URL('../../fixtures/catalogs/everything.json', import.meta.url)));
 
 function caught(fn: () => unknown): SwitchboardError {

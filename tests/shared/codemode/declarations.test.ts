@@ -21,7 +21,7 @@ function loadTools(path: string): FixtureTool[] {
   return (JSON.parse(readFileSync(path, 'utf8')) as { tools: FixtureTool[] }).tools;
 }
 
-const githubTools = loadTools('/work/shared/fixtures/catalogs/github.json');
+const githubTools = loadTools(fileURLToPath(new URL('../../fixtures/catalogs/github.json', import.meta.url)));
 const everythingTools = loadTools(fileURLToPath(new URL('../../fixtures/catalogs/everything.json', import.meta.url)));
 
 function serversFrom(catalog: { server: string; tools: FixtureTool[] }[]): DeclarationServer[] {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { createToolSearch, searchTerms, type SearchEntry } from '../../../src-shared/codemode/search.ts';
 
-const { tools } = JSON.parse(readFileSync('/work/shared/fixtures/catalogs/github.json', 'utf8')) as {
+const { tools } = JSON.parse(readFileSync(new URL('../../fixtures/catalogs/github.json', import.meta.url), 'utf8')) as {
   tools: { name: string; description: string; inputSchema: { properties?: Record<string, unknown> } }[];
 };
 const entries: SearchEntry[] = tools.map((t) => ({
