@@ -14,6 +14,8 @@ export interface OAuthServer {
   sse: string;
   stats(): Promise<Record<string, number>>;
   revokeAll(): Promise<void>;
+  /** Every access token issued so far expires now (the server's clock, moved by the test). */
+  expireAll(): Promise<void>;
   stop(): void;
 }
 
@@ -33,6 +35,7 @@ export function startOAuthServer(env: Record<string, string> = {}): Promise<OAut
         ...urls,
         stats: async () => (await (await fetch(`${urls.base}/admin/stats`)).json()) as Record<string, number>,
         revokeAll: async () => void (await fetch(`${urls.base}/admin/revoke-all`, { method: 'POST' })),
+        expireAll: async () => void (await fetch(`${urls.base}/admin/expire-all`, { method: 'POST' })),
         stop: () => void child.kill('SIGKILL'),
       });
     });
