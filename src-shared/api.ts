@@ -217,6 +217,9 @@ export const CONTROL_METHODS = [
   'clients.importApply',
 ] as const satisfies readonly ControlMethod[];
 
+/** `never` when CONTROL_METHODS names every method of ControlApi; the method names otherwise. */
+export type UnlistedControlMethods = Exclude<ControlMethod, (typeof CONTROL_METHODS)[number]>;
+
 /** One request/response on a control connection (newline-delimited JSON). */
 export interface ControlRequest {
   id: number;
