@@ -230,10 +230,8 @@ export class Engine {
         if (!u) throw new SwitchboardError('unknown-server', `There is no server "${s}".`);
         return u.request(method, params, opts);
       },
-      settled: async (s, timeoutMs) => {
-        const u = this.supervisor.get(s);
-        if (u && (u.state === 'starting' || u.state === 'restarting')) await u.waitReady(timeoutMs).catch(() => {});
-      },
+      settle: (servers, timeoutMs, signal) => this.supervisor.settle(servers, timeoutMs, signal),
+      status: (s) => this.#serverStatus(s),
       unavailable: (s) => {
         const u = this.supervisor.get(s);
         if (!u) return `There is no server "${s}" in config.json.`;
@@ -291,12 +289,18 @@ export class Engine {
     };
   }
 
+  /** A server's status with the tools withheld since their definitions changed (SPEC §3). */
+  #serverStatus(name: string): ServerStatus | undefined {
+    const st = this.supervisor.get(name)?.status();
+    if (!st) return undefined;
+    const changed = this.pins.changedTools(name);
+    if (changed.length) st.changedTools = changed;
+    return st;
+  }
+
   status(): StatusReport {
-    const servers: Record<string, ServerStatus> = this.supervisor.statuses();
-    for (const [name, st] of Object.entries(servers)) {
-      const changed = this.pins.changedTools(name);
-      if (changed.length) st.changedTools = changed;
-    }
+    const servers: Record<string, ServerStatus> = {};
+    for (const name of this.supervisor.names()) servers[name] = this.#serverStatus(name)!;
     const profiles: Record<string, ProfileStatus> = {};
     for (const name of this.gateway.profileNames()) {
       const view = this.gateway.view(name)!;

@@ -5,11 +5,12 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { RunCall, RunRecord } from '../../../src-shared/records.ts';
 import { unwrapToolResult } from '../../../src-shared/codemode/unwrap.ts';
 import { formatRunText } from '../../../src-shared/codemode/result-text.ts';
-import type { Gateway } from '../gateway/gateway.ts';
+import type { Gateway, ServerReadiness } from '../gateway/gateway.ts';
 import type { ProfileView } from '../gateway/profile-view.ts';
 import type { ClientSession } from '../gateway/session.ts';
 import type { RunStore } from '../records/run-store.ts';
 import type { SandboxHost, SandboxOutcome, SandboxPool } from './sandbox-pool.ts';
+import { calleeAt, readinessNote, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
 
 export interface CodeRunnerDeps {
   sandbox: SandboxPool;
@@ -39,8 +40,13 @@ export class CodeRunner {
     const t0 = performance.now();
     const since = () => Math.round((performance.now() - t0) * 100) / 100;
     const calls: RunCall[] = [];
-    const catalog = view.codeCatalog();
     const gateway = this.#deps.gateway();
+    // The globals are made from the servers that are ready: on a cold engine, wait (bounded)
+    // for those still starting, or the first run finds no servers at all.
+    const stillStarting = await gateway.settle(view, signal);
+    if (stillStarting.length) this.#deps.log(`run ${runId} of ${view.name} starts while ${stillStarting.join(', ')} ${stillStarting.length === 1 ? 'is' : 'are'} still starting`);
+    const catalog = view.codeCatalog();
+    const unready = gateway.readiness(view);
     const host: SandboxHost = {
       callTool: async (global, method, args, callSignal) => {
         const target = catalog.resolve(global, method);
@@ -73,6 +79,7 @@ export class CodeRunner {
       host,
       signal,
     );
+    if (!outcome.ok && unready.length) outcome.hint = readinessHint(outcome, code, catalog.globals, unready, stillStarting);
     const formatted = formatRunText(outcome, view.budgets.maxResultChars);
     const record: RunRecord = {
       id: runId,
@@ -96,4 +103,29 @@ export class CodeRunner {
       runId,
     };
   }
+}
+
+/**
+ * The hint of a failed run, told which of the profile's servers are not serving it: the worker
+ * only knows the globals it was given, so a missing server or a withheld tool would read as a
+ * typo, or as "no servers" on a cold engine.
+ */
+function readinessHint(
+  failure: Extract<SandboxOutcome, { ok: false }>,
+  code: string,
+  globals: Record<string, string[]>,
+  unready: ServerReadiness[],
+  stillStarting: string[],
+): string | undefined {
+  const unknown = /^ReferenceError: '?([^' ]+)'? is not defined/.exec(failure.message);
+  if (unknown) return unknownNameHint(unknown[1]!, globals, unready);
+  if (/^TypeError: .*not a function/.test(failure.message) && failure.line !== undefined) {
+    const callee = calleeAt(code, failure.line, failure.column ?? 1);
+    const hint = callee && unknownMethodHint(callee.object, callee.property, globals, unready);
+    if (hint) return hint;
+  }
+  // Any other failure names only the servers the run started without because they were still
+  // starting (a failed server is named where it matters: when code reaches for it).
+  const note = readinessNote(unready.filter((r) => stillStarting.includes(r.server)));
+  return [failure.hint, note].filter(Boolean).join(' ') || undefined;
 }

@@ -6,6 +6,8 @@ import type { CallToolResult, ServerNotification, ServerRequest, Progress, Reque
 import type { ProfileConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
+import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
+import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
 
@@ -19,16 +21,27 @@ export interface UpstreamAccess extends CatalogSource {
   request(server: string, method: string, params: unknown, opts: { signal?: AbortSignal }): Promise<unknown>;
   /** A sentence saying why a server cannot take calls, or undefined when it is ready. */
   unavailable(server: string): string | undefined;
-  /** Resolves when a server that is starting is ready or has failed (at most timeoutMs); at once otherwise. */
-  settled(server: string, timeoutMs: number): Promise<void>;
+  /**
+   * Waits (at most timeoutMs, or until signal) until none of `servers` is still starting;
+   * resolves with those still starting then. Never rejects.
+   */
+  settle(servers: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<string[]>;
+  /** A server's status (with its changed tools withheld until approved), or undefined when it is not configured. */
+  status(server: string): ServerStatus | undefined;
 }
 
 /**
- * How long tools/list waits for servers that are still starting, in ms. A client that lists
- * tools right after launching the engine should see them, not an empty list; a server that
- * takes longer shows up later through list_changed.
+ * A server of a profile that is not fully serving it, and why: what a hint or message names
+ * instead of pretending the server does not exist.
  */
-export const STARTUP_WAIT_MS = 8000;
+export interface ServerReadiness {
+  server: string;
+  /** `missing`: named by the profile but not in `servers`; `needs-sign-in`: its sign-in expired or was revoked. */
+  state: ServerState | 'missing' | 'needs-sign-in';
+  lastError?: string;
+  /** Tools of this profile withheld because their definitions changed (until `switchboard approve`). */
+  withheld?: string[];
+}
 
 export interface GatewayDeps {
   upstream: UpstreamAccess;
@@ -36,6 +49,8 @@ export interface GatewayDeps {
   /** Code surface: runs `execute` for a session. */
   execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal, requestId?: RequestId): Promise<CallToolResult>;
   version: string;
+  /** How long settle() waits for starting servers, in ms. Defaults to SETTLE_WAIT_MS. */
+  settleWaitMs?: number;
 }
 
 /** Who made a call: handed to the upstream with the call and back with its server requests. */
@@ -59,9 +74,12 @@ export class Gateway {
   readonly #deps: GatewayDeps;
   #views = new Map<string, ProfileView>();
   readonly sessions = new Set<ClientSession>();
+  /** How long settle() waits for a profile's starting servers, in ms (tests shorten it). */
+  settleWaitMs: number;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.settleWaitMs = deps.settleWaitMs ?? SETTLE_WAIT_MS;
   }
 
   get version(): string {
@@ -95,9 +113,33 @@ export class Gateway {
     }
   }
 
-  /** Waits (bounded) for the profile's starting servers, so first lists are complete. */
-  async settle(view: ProfileView, timeoutMs = STARTUP_WAIT_MS): Promise<void> {
-    await Promise.all(view.servers.map((s) => this.#deps.upstream.settled(s, timeoutMs)));
+  /**
+   * Waits (bounded by settleWaitMs) until none of the profile's servers is still starting, so
+   * that what a cold engine answers — lists, a run's globals, the execute description — is
+   * complete. Resolves with the servers still starting when the wait ended.
+   */
+  settle(view: ProfileView, signal?: AbortSignal): Promise<string[]> {
+    return this.#deps.upstream.settle(view.servers, this.settleWaitMs, signal);
+  }
+
+  /** The profile's servers that are not fully serving it (starting, failed, withheld tools, …), in config order. */
+  readiness(view: ProfileView): ServerReadiness[] {
+    const out: ServerReadiness[] = [];
+    for (const server of view.servers) {
+      const st = this.#deps.upstream.status(server);
+      if (!st) {
+        out.push({ server, state: 'missing' });
+        continue;
+      }
+      const lastError = st.lastError ?? undefined;
+      const withheld = (st.changedTools ?? []).filter((t) => view.allows(server, t));
+      const entry: ServerReadiness =
+        st.auth.state === 'needs-sign-in' ? { server, state: 'needs-sign-in' } : { server, state: st.state };
+      if (entry.state !== 'ready' && lastError) entry.lastError = lastError;
+      if (withheld.length) entry.withheld = withheld;
+      if (entry.state !== 'ready' || withheld.length) out.push(entry);
+    }
+    return out;
   }
 
   view(profile: string): ProfileView | undefined {

@@ -28,9 +28,18 @@ import {
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
 import type { Gateway } from './gateway.ts';
-import type { ProfileView } from './profile-view.ts';
+import type { ProfileView, ToolTarget } from './profile-view.ts';
 
 const RESUME_ID = '__switchboard_resume__';
+
+/**
+ * list_changed notifications of one list within this window reach a client as one, in ms: a cold
+ * start readies several servers within a few hundred ms, and some announce changes of their own
+ * while starting. Short enough that a client refreshes well before a person notices.
+ */
+export const LIST_CHANGED_WINDOW_MS = 100;
+
+type ListKind = 'tools' | 'resources' | 'prompts';
 
 export interface SessionInit {
   id: string;
@@ -54,6 +63,10 @@ export class ClientSession {
   readonly #inflight = new Map<string, number>();
   /** Client requests with upstream calls in flight, per server, oldest first. */
   readonly #inflightRequests = new Map<string, RequestId[]>();
+  /** Lists the client holds (it listed them, or held them before a resume): only those can go stale. */
+  readonly #holdsList: Record<ListKind, boolean> = { tools: false, resources: false, prompts: false };
+  /** list_changed notifications waiting for their window to close. */
+  readonly #changeTimers = new Map<ListKind, NodeJS.Timeout>();
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -86,26 +99,32 @@ export class ClientSession {
     return this.view;
   }
 
+  /** The client got (or is about to get) a list computed now. */
+  #listed(kind: ListKind): void {
+    this.#holdsList[kind] = true;
+  }
+
+  /** The view once the profile's starting servers settled (bounded): what a cold engine answers from. */
+  async #settledView(signal?: AbortSignal): Promise<ProfileView> {
+    await this.#gateway.settle(this.#requireView(), signal);
+    return this.#requireView();
+  }
+
   #install(): void {
     const s = this.server;
-    s.setRequestHandler(ListToolsRequestSchema, async () => {
-      await this.#gateway.settle(this.#requireView());
-      return { tools: this.#requireView().listTools() };
+    s.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => {
+      const view = await this.#settledView(extra.signal);
+      this.#listed('tools');
+      return { tools: view.listTools() };
     });
 
     s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
       const view = this.#requireView();
       const name = req.params.name;
       const args = req.params.arguments;
-      if (view.surface === 'code') {
-        await this.#gateway.settle(view);
-        return this.#callCodeTool(this.#requireView(), name, args, extra.signal, extra.requestId);
-      }
+      if (view.surface === 'code') return this.#callCodeTool(view, name, args, extra.signal, extra.requestId);
       let target = view.resolveTool(name);
-      if (!target) {
-        await this.#gateway.settle(view);
-        target = this.#requireView().resolveTool(name);
-      }
+      if (!target) target = (await this.#settledView(extra.signal)).resolveTool(name);
       if (!target) {
         throw new McpError(
           ErrorCode.InvalidParams,
@@ -130,49 +149,59 @@ export class ClientSession {
       }
     });
 
-    s.setRequestHandler(ListResourcesRequestSchema, async () => {
-      await this.#gateway.settle(this.#requireView());
-      return { resources: this.#requireView().listResources() };
+    s.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => {
+      const view = await this.#settledView(extra.signal);
+      this.#listed('resources');
+      return { resources: view.listResources() };
     });
-    s.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-      resourceTemplates: this.#requireView().listResourceTemplates(),
-    }));
+    s.setRequestHandler(ListResourceTemplatesRequestSchema, async (_req, extra) => {
+      const view = await this.#settledView(extra.signal);
+      this.#listed('resources');
+      return { resourceTemplates: view.listResourceTemplates() };
+    });
     s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
-      const server = this.#resourceServer(req.params.uri);
+      const server = await this.#resourceServer(req.params.uri, extra.signal);
       return (await this.#relay(server, 'resources/read', req.params, extra.signal)) as never;
     });
     s.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
-      const server = this.#resourceServer(req.params.uri);
+      const server = await this.#resourceServer(req.params.uri, extra.signal);
       return (await this.#relay(server, 'resources/subscribe', req.params, extra.signal)) as never;
     });
     s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
-      const server = this.#resourceServer(req.params.uri);
+      const server = await this.#resourceServer(req.params.uri, extra.signal);
       return (await this.#relay(server, 'resources/unsubscribe', req.params, extra.signal)) as never;
     });
-    s.setRequestHandler(ListPromptsRequestSchema, async () => {
-      await this.#gateway.settle(this.#requireView());
-      return { prompts: this.#requireView().listPrompts() };
+    s.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => {
+      const view = await this.#settledView(extra.signal);
+      this.#listed('prompts');
+      return { prompts: view.listPrompts() };
     });
     s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
-      const target = this.#requireView().promptTarget(req.params.name);
-      if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${req.params.name}".`);
+      const target = await this.#promptTarget(req.params.name, extra.signal);
       return (await this.#relay(target.server, 'prompts/get', { ...req.params, name: target.tool }, extra.signal)) as never;
     });
     s.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
-      const view = this.#requireView();
       const ref = req.params.ref;
       if (ref.type === 'ref/prompt') {
-        const target = view.promptTarget(ref.name);
-        if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${ref.name}".`);
+        const target = await this.#promptTarget(ref.name, extra.signal);
         return (await this.#relay(target.server, 'completion/complete', { ...req.params, ref: { ...ref, name: target.tool } }, extra.signal)) as never;
       }
-      const server = this.#resourceServer(ref.uri);
+      const server = await this.#resourceServer(ref.uri, extra.signal);
       return (await this.#relay(server, 'completion/complete', req.params, extra.signal)) as never;
     });
   }
 
-  #resourceServer(uri: string): string {
-    const server = this.#requireView().resourceOwner(uri);
+  // A name the client learned earlier (or from its own config) may belong to a server that is
+  // still starting on a cold engine: look again once it settled before calling it unknown.
+
+  async #promptTarget(name: string, signal: AbortSignal): Promise<ToolTarget> {
+    const target = this.#requireView().promptTarget(name) ?? (await this.#settledView(signal)).promptTarget(name);
+    if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${name}".`);
+    return target;
+  }
+
+  async #resourceServer(uri: string, signal: AbortSignal): Promise<string> {
+    const server = this.#requireView().resourceOwner(uri) ?? (await this.#settledView(signal)).resourceOwner(uri);
     if (!server) throw new McpError(ErrorCode.InvalidParams, `No server of profile "${this.profile}" offers the resource "${uri}".`);
     return server;
   }
@@ -194,14 +223,16 @@ export class ClientSession {
     signal: AbortSignal,
     requestId: RequestId,
   ): Promise<CallToolResult> {
-    const catalog = view.codeCatalog();
     if (name === EXECUTE) {
       const code = args?.code;
       if (typeof code !== 'string') {
         return errorResult('syntax: execute needs a "code" argument holding JavaScript, e.g. async () => { return 1 }');
       }
+      // The run waits for starting servers itself (every way to run code does).
       return this.#gateway.execute(view, this, code, signal, requestId);
     }
+    view = await this.#settledView(signal);
+    const catalog = view.codeCatalog();
     if (name === SEARCH_TOOLS && !catalog.inline) {
       const query = args?.query;
       if (typeof query !== 'string' || query.trim() === '') {
@@ -231,6 +262,7 @@ export class ClientSession {
   async connect(transport: Transport, resumeInitialize?: unknown): Promise<void> {
     transport.onclose = undefined;
     const onclose = () => {
+      this.#cancelNotifications();
       this.onclose?.();
     };
     if (resumeInitialize !== undefined) {
@@ -242,6 +274,8 @@ export class ClientSession {
         return send(msg, opts);
       };
       await this.server.connect(transport);
+      // The client still holds the lists the engine before this one gave it.
+      for (const kind of Object.keys(this.#holdsList) as ListKind[]) this.#holdsList[kind] = true;
       const prev = this.server.onclose;
       this.server.onclose = () => {
         prev?.();
@@ -265,14 +299,28 @@ export class ClientSession {
     this.notifyListChanged('tools');
   }
 
-  notifyListChanged(kind: 'tools' | 'resources' | 'prompts'): void {
-    // Nothing may be sent before the client's initialize (it lists everything right after).
-    if (!this.server.getClientVersion()) return;
-    const send =
-      kind === 'tools' ? () => this.server.sendToolListChanged() : kind === 'resources' ? () => this.server.sendResourceListChanged() : () => this.server.sendPromptListChanged();
-    send().catch(() => {
-      // A client that is gone cannot hear it; its session closes on its own.
-    });
+  /**
+   * Tells the client a list changed: at most once per LIST_CHANGED_WINDOW_MS per list. Nothing is
+   * sent before the client's initialize (it lists everything right after), nor for a list it
+   * does not hold yet: the first one it asks for is computed after the change.
+   */
+  notifyListChanged(kind: ListKind): void {
+    if (!this.server.getClientVersion() || !this.#holdsList[kind] || this.#changeTimers.has(kind)) return;
+    const timer = setTimeout(() => {
+      this.#changeTimers.delete(kind);
+      const send =
+        kind === 'tools' ? () => this.server.sendToolListChanged() : kind === 'resources' ? () => this.server.sendResourceListChanged() : () => this.server.sendPromptListChanged();
+      send().catch(() => {
+        // A client that is gone cannot hear it; its session closes on its own.
+      });
+    }, LIST_CHANGED_WINDOW_MS);
+    timer.unref();
+    this.#changeTimers.set(kind, timer);
+  }
+
+  #cancelNotifications(): void {
+    for (const t of this.#changeTimers.values()) clearTimeout(t);
+    this.#changeTimers.clear();
   }
 
   callStarted(server: string, requestId?: RequestId): void {
@@ -330,6 +378,7 @@ export class ClientSession {
   }
 
   async close(): Promise<void> {
+    this.#cancelNotifications();
     await this.server.close().catch(() => {});
   }
 }

@@ -15,6 +15,23 @@ export interface SupervisorOptions extends Omit<UpstreamOptions, 'onServerReques
   onNotification?: NotificationHandler;
 }
 
+/**
+ * How long a caller waits, in milliseconds, for a profile's servers to leave `starting` before
+ * it answers with what is ready (a first tools/list, a code run's globals). The demo servers take
+ * 1.5–4 s on a busy 2-core machine; a server slower than this shows up later through list_changed,
+ * and a run that starts without it says so in its hint.
+ */
+export const SETTLE_WAIT_MS = 8000;
+
+/**
+ * Whether a server is still coming up: its first start, or a restart with no error behind it
+ * (asked for, or a reconnect after sign-in). A server retrying after a failed start or a crash
+ * has a lastError to report and may take its whole backoff: nobody waits for that.
+ */
+export function isSettling(up: Pick<Upstream, 'state' | 'lastError'>): boolean {
+  return up.state === 'starting' || (up.state === 'restarting' && up.lastError === null);
+}
+
 interface SupervisorEvents {
   /** A server's tools, resources or prompts changed (including becoming ready or going away). */
   catalog: [name: string];
@@ -27,10 +44,16 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   readonly #upstreams = new Map<string, Upstream>();
   readonly #stopping = new Set<Promise<void>>();
   #disposed = false;
+  /** Pending settle() waits: each is checked on every state change, and ended by dispose. */
+  readonly #settleWaiters = new Set<{ check(): void; finish(): void }>();
 
   constructor(opts: SupervisorOptions) {
     super();
     this.#opts = opts;
+    // One listener for every wait, however many there are (no per-wait listeners to pile up).
+    this.on('state', () => {
+      for (const w of [...this.#settleWaiters]) w.check();
+    });
   }
 
   /** Handlers may be attached after construction (the gateway is built after the supervisor). */
@@ -81,6 +104,39 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     return [...this.#upstreams.keys()];
   }
 
+  /**
+   * Waits until none of `names` is still starting (see isSettling), at most `timeoutMs` or until
+   * `signal` fires. Resolves with the names still starting then (empty when all settled); never
+   * rejects. The one wait every surface uses before answering from a cold engine.
+   */
+  settle(names: readonly string[], timeoutMs = SETTLE_WAIT_MS, signal?: AbortSignal): Promise<string[]> {
+    const pending = () =>
+      this.#disposed
+        ? []
+        : names.filter((n) => {
+            const up = this.#upstreams.get(n);
+            return up !== undefined && isSettling(up);
+          });
+    const now = pending();
+    if (now.length === 0 || timeoutMs <= 0 || signal?.aborted) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const waiter = {
+        finish: () => {
+          clearTimeout(timer);
+          this.#settleWaiters.delete(waiter);
+          signal?.removeEventListener('abort', waiter.finish);
+          resolve(pending());
+        },
+        check: () => {
+          if (pending().length === 0) waiter.finish();
+        },
+      };
+      const timer = setTimeout(waiter.finish, timeoutMs);
+      this.#settleWaiters.add(waiter);
+      signal?.addEventListener('abort', waiter.finish, { once: true });
+    });
+  }
+
   statuses(): Record<string, ServerStatus> {
     const out: Record<string, ServerStatus> = {};
     for (const [name, up] of this.#upstreams) out[name] = up.status();
@@ -90,6 +146,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   /** Stops every server and its process tree. */
   async dispose(): Promise<void> {
     this.#disposed = true;
+    for (const w of [...this.#settleWaiters]) w.finish();
     const all = [...this.#upstreams.values()];
     this.#upstreams.clear();
     for (const up of all) this.#stop(up);
