@@ -8,7 +8,10 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cleanupHomes, cli, makeHome, shimClient } from '../../helpers/home.ts';
+import { serve } from '../../helpers/serve.ts';
 import { LIST_CHANGED_WINDOW_MS } from '../../../src-main/engine/gateway/session.ts';
 
 afterAll(cleanupHomes);
@@ -22,6 +25,31 @@ describe('a cold engine on a new home', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Result:\n.*hi/);
+  });
+
+  it('runs code over HTTP (/api/exec and execute at /mcp/<profile>) right after serve starts', async () => {
+    const s = await serve(makeHome());
+    try {
+      const code = 'async () => everything.echo({ message: "over http" })';
+      const api = fetch(`${s.url}/api/exec`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ profile: 'demo-code', code }),
+      }).then((r) => r.json() as Promise<{ result: { text: string; isError: boolean } }>);
+      const client = new Client({ name: 'cold-http', version: '1' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/demo-code`), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }),
+      );
+      const mcp = (await client.callTool({ name: 'execute', arguments: { code } })) as CallToolResult;
+      expect(mcp.isError).toBeFalsy();
+      expect((mcp.content[0] as { text: string }).text).toContain('over http');
+      const { result } = await api;
+      expect(result.isError).toBe(false);
+      expect(result.text).toContain('over http');
+      await client.close();
+    } finally {
+      await s.stop();
+    }
   });
 
   it('answers the first lists through the shim with every server, and sends no list_changed burst', async () => {
