@@ -49,8 +49,6 @@ export interface GatewayDeps {
   /** Code surface: runs `execute` for a session. */
   execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal, requestId?: RequestId): Promise<CallToolResult>;
   version: string;
-  /** How long settle() waits for starting servers, in ms. Defaults to SETTLE_WAIT_MS. */
-  settleWaitMs?: number;
 }
 
 /** Who made a call: handed to the upstream with the call and back with its server requests. */
@@ -75,11 +73,10 @@ export class Gateway {
   #views = new Map<string, ProfileView>();
   readonly sessions = new Set<ClientSession>();
   /** How long settle() waits for a profile's starting servers, in ms (tests shorten it). */
-  settleWaitMs: number;
+  settleWaitMs = SETTLE_WAIT_MS;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
-    this.settleWaitMs = deps.settleWaitMs ?? SETTLE_WAIT_MS;
   }
 
   get version(): string {
