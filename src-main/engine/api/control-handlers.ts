@@ -98,7 +98,7 @@ export class ControlHandler {
       },
       'servers.signIn': (p) => this.#signIns.start(requireString(p.name, 'the server name')),
       'servers.signOut': (p) => this.#signIns.signOut(requireString(p.name, 'the server name')),
-      'profiles.catalog': (p) => {
+      'profiles.catalog': async (p) => {
         let view;
         if (p.draft !== undefined) {
           // The editor's unsaved profile: sized over the live catalogs, nothing written.
@@ -109,6 +109,8 @@ export class ControlHandler {
           view = e.gateway.view(requireString(p.profile, 'the profile name'));
           if (!view) throw new SwitchboardError('unknown-profile', e.gateway.unknownProfileMessage(p.profile ?? ''));
         }
+        // A cold engine: size the catalog once the profile's servers have started (bounded).
+        await e.gateway.settle(view);
         const cat = view.codeCatalog();
         return { declarations: cat.declarations, declarationChars: cat.declarationChars, inline: cat.inline, limit: 12_000 };
       },

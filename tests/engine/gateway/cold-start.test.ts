@@ -52,6 +52,21 @@ describe('a cold engine on a new home', () => {
     }
   });
 
+  it("sizes a profile's catalog for the app right after serve starts, over every server", async () => {
+    const s = await serve(makeHome());
+    try {
+      const r = await fetch(`${s.url}/api/profiles.catalog`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ profile: 'demo-code' }),
+      });
+      const { result } = (await r.json()) as { result: { declarations: string } };
+      for (const server of DEMO_SERVERS) expect(result.declarations).toContain(`declare const ${server}:`);
+    } finally {
+      await s.stop();
+    }
+  });
+
   it('answers the first lists through the shim with every server, and sends no list_changed burst', async () => {
     const home = makeHome();
     const client = await shimClient(home, 'demo');
