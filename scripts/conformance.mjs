@@ -9,7 +9,8 @@
 // --verbose streams the suite's output; --keep leaves the temp home (engine and server logs).
 //
 // Exit 0 when every failure is in the baseline and every baseline entry still fails; 1 otherwise;
-// 2 when the suite could not be run at all (no npm registry to fetch Node 22 and the suite).
+// 2 when the suite could not be run at all (no npm registry to fetch Node 22 and the suite, or
+// npx ran a Node older than 22; scripts/node22.mjs says which).
 //
 // The suite has no option to send headers, so it cannot present the engine's bearer token. A
 // small loopback proxy in front of the engine adds it and changes nothing else; Host and Origin
@@ -22,10 +23,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE22, Node22UnavailableError, npxWithNode22, resolveNode22 } from './node22.mjs';
 
 export const SUITE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
 /** The suite needs Node 22; npx fetches it as a package so the machine's Node can stay at 20. */
-export const SUITE_NODE = 'node@22';
+export const SUITE_NODE = NODE22;
 export const PROFILE = 'conformance';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -150,6 +152,21 @@ export async function startAuthProxy(engineUrl, token) {
 }
 
 /**
+ * The Node the suite will run on, fetched and checked the way the suite run itself goes (same
+ * npx packages, from the checkout, where .npmrc would otherwise switch install scripts off).
+ * @returns {Promise<{ version: string, major: number }>}
+ * @throws {SuiteUnavailableError} when it is not Node 22 or newer, or cannot be had
+ */
+export async function suiteNode() {
+  try {
+    return await resolveNode22([SUITE_PACKAGE], { cwd: ROOT });
+  } catch (e) {
+    if (e instanceof Node22UnavailableError) throw new SuiteUnavailableError(`The conformance suite needs Node 22. ${e.message}`);
+    throw e;
+  }
+}
+
+/**
  * Runs the suite against `url` and returns one result per scenario it ran.
  * @param {string} url
  * @param {{ scenario?: string, log?: (s: string) => void }} [opts]
@@ -158,7 +175,8 @@ export async function startAuthProxy(engineUrl, token) {
 export async function runSuite(url, opts = {}) {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'sb-conformance-out-'));
   try {
-    const args = ['-y', '-p', SUITE_NODE, '-p', SUITE_PACKAGE, 'conformance', 'server', '--url', url, '-o', outDir];
+    await suiteNode();
+    const args = ['conformance', 'server', '--url', url, '-o', outDir];
     args.push(...(opts.scenario ? ['--scenario', opts.scenario] : ['--suite', 'all']));
     const { code, output } = await runNpx(args, SUITE_MS, opts.log);
     const results = readResults(outDir, output);
@@ -176,19 +194,16 @@ export async function runSuite(url, opts = {}) {
 }
 
 /**
- * @param {string[]} args
+ * @param {string[]} binArgs the suite's command line
  * @param {number} timeoutMs
  * @param {((s: string) => void) | undefined} log
  * @returns {Promise<{ code: number | null, output: string }>}
  */
-function runNpx(args, timeoutMs, log) {
+function runNpx(binArgs, timeoutMs, log) {
+  // Colour codes would only get in the way of parsing the summary.
+  const inv = npxWithNode22([SUITE_PACKAGE], binArgs, { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.platform === 'win32' ? 'npx.cmd' : 'npx', args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32',
-      // Colour codes would only get in the way of parsing the summary.
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' },
-    });
+    const child = spawn(inv.command, inv.args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], shell: inv.shell, env: inv.env });
     let output = '';
     const onData = (/** @type {Buffer} */ d) => {
       output += d;
