@@ -11,6 +11,7 @@ import { toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Engine } from '../engine.ts';
 import { APP_ROOT } from '../app-root.ts';
 import { BoundedEventStore } from './event-store.ts';
+import { uiBuildFor } from './ui-build.ts';
 
 export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
 /** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */
@@ -205,6 +206,22 @@ export class HttpServer {
 
   #static(pathname: string, res: ServerResponse): void {
     const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    // A checkout builds the UI on first need (ui-build.ts); the packaged app ships it built.
+    const building = uiBuildFor(APP_ROOT, RENDERER_DIR, rel);
+    if (building) {
+      building.then(
+        () => this.#staticFile(rel, res),
+        (err: unknown) => {
+          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end(`The Switchboard UI could not be built: ${err instanceof Error ? err.message : String(err)}\nRun \`npm run build:renderer\` to see why.\n`);
+        },
+      );
+      return;
+    }
+    this.#staticFile(rel, res);
+  }
+
+  #staticFile(rel: string, res: ServerResponse): void {
     const file = path.resolve(RENDERER_DIR, rel);
     const inside = file.startsWith(path.resolve(RENDERER_DIR) + path.sep);
     let target = inside && existsSync(file) && statSync(file).isFile() ? file : undefined;
