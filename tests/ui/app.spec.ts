@@ -1,6 +1,7 @@
 // End-to-end: each page's main flow in real Chromium against a real `switchboard serve`,
 // bad input in every form (inline error, config.json byte for byte unchanged), and a
-// screenshot of each page into docs/screenshots/.
+// screenshot of each page: into test-results/screenshots/, or into docs/screenshots/ with
+// `npm run screenshots` (tests/ui/screenshots.ts).
 // Run: npm run build:renderer && node --import tsx --test tests/ui/app.spec.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -8,14 +9,14 @@ import path from 'node:path';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Page } from 'playwright-core';
-import { BASIC, MEMORY, openBrowser, ROOT as ROOT_DIR, serve, SHOTS, type Browser, type Served } from './harness.ts';
+import { BASIC, FIXTURES, MEMORY, NODE, openBrowser, screenshot, serve, SHOTS, type Browser, type Served } from './harness.ts';
 import { startOAuthServer, type OAuthServer } from '../engine/oauth/helpers.ts';
 
 let s: Served;
 let b: Browser;
 let page: Page;
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string) => screenshot(page, name);
 const go = async (p: string) => {
   await page.getByRole('navigation').getByRole('link', { name: new RegExp(`^${p}`) }).click();
   await page.getByRole('heading', { level: 1 }).first().waitFor();
@@ -31,7 +32,7 @@ async function expectRefused(submit: () => Promise<void>, error: RegExp) {
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   s = await serve({
-    servers: { basic: { command: process.execPath, args: [BASIC] } },
+    servers: { basic: { command: NODE, args: [BASIC] } },
     profiles: { existing: { servers: ['basic'] } },
   });
   b = await openBrowser();
@@ -56,7 +57,7 @@ describe('the app in a browser', () => {
     const save = () => page.getByRole('button', { name: 'Test and save' }).click();
     await expectRefused(save, /Give the server a name/);
     await page.locator('#sf-name').fill('basic');
-    await page.locator('#sf-command').fill(process.execPath);
+    await page.locator('#sf-command').fill(NODE);
     await expectRefused(save, /There is already a server named “basic”/);
     await page.locator('#sf-name').fill('ghost');
     await page.locator('#sf-command').fill('no-such-command-xyz');
@@ -65,7 +66,7 @@ describe('the app in a browser', () => {
     await page.locator('#sf-url').fill('not a url');
     await expectRefused(save, /is not a web address/);
     await page.getByLabel('On this computer (a command)').check();
-    await page.locator('#sf-command').fill(process.execPath);
+    await page.locator('#sf-command').fill(NODE);
     await page.locator('#sf-timeout').fill('-1');
     await expectRefused(save, /whole number of seconds above 0/);
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -74,7 +75,7 @@ describe('the app in a browser', () => {
   it('servers: adds a server and shows its tools', { timeout: 90_000 }, async () => {
     await page.getByRole('button', { name: 'Add server' }).click();
     await page.locator('#sf-name').fill('memory');
-    await page.locator('#sf-command').fill(process.execPath);
+    await page.locator('#sf-command').fill(NODE);
     await page.locator('#sf-args').fill(MEMORY);
     await page.locator('#sf-env').fill(`MEMORY_FILE_PATH=${path.join(s.home, 'memory.jsonl')}`);
     await page.getByRole('button', { name: 'Test and save' }).click();
@@ -248,7 +249,7 @@ describe('connect page in a browser', () => {
     process.env.HOME = user;
     process.env.XDG_CONFIG_HOME = path.join(user, '.config');
     try {
-      cs = await serve({ servers: { basic: { command: process.execPath, args: [BASIC] } }, profiles: { existing: { servers: ['basic'] }, work: { servers: ['basic'] } } });
+      cs = await serve({ servers: { basic: { command: NODE, args: [BASIC] } }, profiles: { existing: { servers: ['basic'] }, work: { servers: ['basic'] } } });
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
@@ -280,7 +281,7 @@ describe('connect page in a browser', () => {
 
     await card.getByRole('button', { name: 'Import servers…' }).click();
     await card.getByTestId('import-plan').getByText('uvx weather-mcp --units metric').waitFor();
-    await cp.screenshot({ path: path.join(SHOTS, 'connect.png'), fullPage: true });
+    await screenshot(cp, 'connect');
     await card.getByRole('button', { name: 'Close' }).click();
 
     await card.getByRole('button', { name: 'Undo last change' }).click();
@@ -339,7 +340,7 @@ describe('servers page: sign-in and changed tools', () => {
     oauth = await startOAuthServer();
     ss = await serve({
       servers: {
-        rug: { command: process.execPath, args: [path.join(ROOT_DIR, 'tests/fixtures/servers/rug-pull.mjs')], env: { RUG_FILE: rugFile } },
+        rug: { command: NODE, args: [path.join(FIXTURES, 'rug-pull.mjs')], env: { RUG_FILE: rugFile } },
         remote: { url: oauth.mcp },
       },
       profiles: { p: { servers: ['rug', 'remote'] } },
@@ -370,7 +371,7 @@ describe('servers page: sign-in and changed tools', () => {
     assert.deepEqual(await exposed(), ['stable']);
     await note.getByRole('button', { name: 'Review & approve' }).click();
     await note.getByText(/read ~\/\.ssh\/id_rsa/).waitFor();
-    await sp.screenshot({ path: path.join(SHOTS, 'servers-changed-tools.png'), fullPage: true });
+    await screenshot(sp, 'servers-changed-tools');
     await note.getByRole('button', { name: 'Approve this tool' }).click();
     await note.waitFor({ state: 'detached', timeout: 15_000 });
     assert.deepEqual(await exposed(), ['fetch_page', 'stable']);
@@ -395,7 +396,7 @@ describe('servers page: sign-in and changed tools', () => {
     await auth.getByText('Signed in as ada@example.com.').waitFor({ timeout: 20_000 });
     await row.locator('[data-testid="state"]', { hasText: 'ready' }).waitFor({ timeout: 20_000 });
     assert.match((await row.getByTestId('tool-count').textContent()) ?? '', /^2 tools/);
-    await sp.screenshot({ path: path.join(SHOTS, 'servers-signin.png'), fullPage: true });
+    await screenshot(sp, 'servers-signin');
     await auth.getByRole('button', { name: 'Sign out' }).click();
     await auth.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ timeout: 20_000 });
   });

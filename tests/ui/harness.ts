@@ -1,14 +1,43 @@
 // A real `switchboard serve` on a temp home, and real Chromium pointed at it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT, screenshotDir } from './screenshots.ts';
 
-export const ROOT = path.resolve(import.meta.dirname, '../..');
-export const SHOTS = path.join(ROOT, 'docs/screenshots');
-export const BASIC = path.join(ROOT, 'tests/fixtures/servers/basic.mjs');
-export const MEMORY = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+export { ROOT };
+export const SHOTS = screenshotDir();
+
+// The pages show server commands and their logs, and the screenshots are committed: they must
+// say nothing about the machine they were made on (checkout folder, where Node is installed).
+// So servers run through links in a neutral temp folder: NODE is this Node, FIXTURES the
+// fixture servers, and node_modules the checkout's.
+const NEUTRAL = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-app-'));
+symlinkSync(process.execPath, path.join(NEUTRAL, 'node'));
+symlinkSync(path.join(ROOT, 'tests/fixtures/servers'), path.join(NEUTRAL, 'servers'), 'dir');
+symlinkSync(path.join(ROOT, 'node_modules'), path.join(NEUTRAL, 'node_modules'), 'dir');
+process.on('exit', () => rmSync(NEUTRAL, { recursive: true, force: true }));
+export const NODE = path.join(NEUTRAL, 'node');
+export const FIXTURES = path.join(NEUTRAL, 'servers');
+export const BASIC = path.join(FIXTURES, 'basic.mjs');
+export const MEMORY = path.join(NEUTRAL, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+/**
+ * Saves a full-page screenshot to SHOTS, after checking that nothing on the page (text or form
+ * values) names this checkout or this Node: those would end up in committed images.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const shown = String(
+    await page.evaluate(
+      `document.body.innerText + '\\n' + [...document.querySelectorAll('input, textarea, select')].map((e) => e.value).join('\\n')`,
+    ),
+  );
+  for (const leak of [ROOT, process.execPath]) {
+    if (shown.includes(leak)) throw new Error(`screenshot ${name}: the page shows a path of this machine (${leak}):\n${shown}`);
+  }
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Served {
