@@ -25,12 +25,14 @@ export class Node22UnavailableError extends Error {}
  */
 export function npxWithNode22(packages, binArgs, env = process.env) {
   const win = process.platform === 'win32';
+  // npm reads its env settings in any letter case: drop every spelling before setting ours.
+  const rest = Object.fromEntries(Object.entries(env).filter(([k]) => k.toLowerCase() !== 'npm_config_ignore_scripts'));
   return {
     command: win ? 'npx.cmd' : 'npx',
     args: ['-y', '-p', NODE22, ...packages.flatMap((p) => ['-p', p]), ...binArgs],
     // Environment beats the project's .npmrc in npm's config order, so this undoes
     // ignore-scripts for this one call and nothing else.
-    env: { ...env, npm_config_ignore_scripts: 'false', npm_config_update_notifier: 'false' },
+    env: { ...rest, npm_config_ignore_scripts: 'false', npm_config_update_notifier: 'false' },
     shell: win,
   };
 }
