@@ -3,7 +3,7 @@
 // copy of this checkout's sources (node_modules linked, no out/), so the shared checkout's own
 // build is never touched.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,15 +115,32 @@ describe('serve in a checkout with no UI build', () => {
     expect((await page(a!.base)).status).toBe(200);
     expect(builds()).toBe(before);
 
+    // A build folder left by a builder that was killed is cleared by the next build.
+    const leftover = path.join(clone, 'out/.renderer-tmp-999999-1');
+    mkdirSync(path.join(leftover, 'assets'), { recursive: true });
+
     const future = new Date(Date.now() + 60_000);
     const source = path.join(clone, 'src-renderer/App.svelte');
     utimesSync(source, future, future);
     const after = await page(a!.base);
     expect(after.status).toBe(200);
     expect(builds()).toBe(before + 1);
+    expect(existsSync(leftover)).toBe(false);
     // The stamp records the sources the build saw, so the future mtime does not loop.
     expect((await page(a!.base)).status).toBe(200);
     expect(builds()).toBe(before + 1);
     expect(JSON.parse(readFileSync(path.join(clone, 'out/renderer/.build-stamp.json'), 'utf8')).newest).toBeGreaterThan(Date.now());
   }, 240_000);
+
+  it('answers 503 with the build error when the sources do not build', async () => {
+    const [a] = serves;
+    const source = path.join(clone, 'src-renderer/App.svelte');
+    writeFileSync(source, `${readFileSync(source, 'utf8')}\n<script>this is not JavaScript</script>\n`);
+    const future = new Date(Date.now() + 120_000);
+    utimesSync(source, future, future);
+    const p = await page(a!.base);
+    expect(p.status).toBe(503);
+    expect(p.body).toMatch(/The Switchboard UI could not be built: vite build failed/);
+    expect(p.body).toMatch(/npm run build:renderer/);
+  }, 120_000);
 });

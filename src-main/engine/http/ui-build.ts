@@ -92,7 +92,10 @@ async function build(root: string, outDir: string): Promise<void> {
         process.stderr.write(
           `switchboard: building the UI into ${path.relative(root, outDir) || outDir} (missing or older than its sources; once, a few seconds)…\n`,
         );
-        const tmp = path.join(parent, `.${path.basename(outDir)}-tmp-${process.pid}-${Date.now()}`);
+        // Only the lock holder builds, so a leftover build folder is from a builder that died.
+        const tmpPrefix = `.${path.basename(outDir)}-tmp-`;
+        for (const name of readdirSync(parent)) if (name.startsWith(tmpPrefix)) rmSync(path.join(parent, name), { recursive: true, force: true });
+        const tmp = path.join(parent, `${tmpPrefix}${process.pid}-${Date.now()}`);
         try {
           await runVite(root, tmp);
           moveIn(tmp, outDir);
