@@ -7,8 +7,21 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/home.ts';
 
+/**
+ * Importing a scripts/test.mjs that runs its steps on import would start the whole of `npm test`
+ * (vitest inside vitest): check it exports them and runs them only when started directly, before
+ * anything imports it (tests/ui/screenshots.ts does too).
+ */
+function assertRunnerImportable(): void {
+  const runner = readFileSync(path.join(ROOT, 'scripts/test.mjs'), 'utf8');
+  if (!/^export const steps\b/m.test(runner) || !/^if \(process\.argv\[1\] && .*import\.meta\.url\)\) \{$/m.test(runner)) {
+    throw new Error('scripts/test.mjs must export its steps and run them only when started directly');
+  }
+}
+
 /** Where `npm test`'s UI step would save screenshots, worked out in a fresh process with `env`. */
 function uiStepScreenshotDir(env: NodeJS.ProcessEnv): string {
+  assertRunnerImportable();
   const code = `
     const { steps } = await import('./scripts/test.mjs');
     const { screenshotDir } = await import('./tests/ui/screenshots.ts');
@@ -31,6 +44,7 @@ describe('npm test and the committed screenshots', () => {
   it('`npm run screenshots` is the command that writes docs/screenshots', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.screenshots).toBe('node scripts/screenshots.mjs');
+    assertRunnerImportable();
     const code = `
       const { screenshotDir } = await import('./tests/ui/screenshots.ts');
       process.stdout.write(screenshotDir({ SWITCHBOARD_UPDATE_SCREENSHOTS: '1' }));`;
