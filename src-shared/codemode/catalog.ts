@@ -10,6 +10,7 @@ import {
   type DeclarationTool,
 } from './declarations.ts';
 import { createToolSearch, type SearchHit, type ToolSearch } from './search.ts';
+import { MAX_DESCRIBE_NAMES, MAX_QUERY_CHARS, MAX_SUGGESTED_NAMES, tooManyNamesMessage } from './catalog-limits.ts';
 
 /** The parts of an MCP `Tool` the code surface uses. */
 export interface CatalogTool {
@@ -144,15 +145,21 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: { extraGlobals?
   const suggest = (name: string, count = 3): string[] => {
     const dot = name.indexOf('.');
     const global = dot >= 0 ? name.slice(0, dot) : undefined;
-    const pool = global !== undefined && globals[global] ? entries.filter((e) => e.global === global) : entries;
+    const pool = global !== undefined && Object.hasOwn(globals, global) ? entries.filter((e) => e.global === global) : entries;
+    const max = Math.max(2, Math.floor(name.length / 3));
     const close = pool
-      .map((e) => ({ name: e.name, d: editDistance(name, e.name) }))
-      .filter((c) => c.d <= Math.max(2, Math.floor(name.length / 3)))
+      .map((e) => ({ name: e.name, d: boundedDistance(name, e.name, max) }))
+      .filter((c) => c.d <= max)
       .sort((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1))
       .slice(0, count)
       .map((c) => c.name);
-    if (close.length > 0 || name.trim() === '') return close;
-    return searchIndex().search(name, count).map((h) => h.name);
+    if (close.length > 0 || name.trim() === '' || name.length > MAX_QUERY_CHARS) return close;
+    try {
+      return searchIndex().search(name, count).map((h) => h.name);
+    } catch {
+      // A name that is no search query (too many words) simply has no suggestion.
+      return [];
+    }
   };
 
   return {
@@ -173,6 +180,7 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: { extraGlobals?
       if (!Array.isArray(requested) || requested.length === 0 || requested.some((n) => typeof n !== 'string')) {
         throw new SwitchboardError('bad-request', 'get_schema needs "names", a list of tool names such as ["github.create_issue"].');
       }
+      if (requested.length > MAX_DESCRIBE_NAMES) throw new SwitchboardError('bad-request', tooManyNamesMessage(requested.length));
       const wanted = new Set<string>();
       const unknown: string[] = [];
       for (const n of requested) {
@@ -188,11 +196,19 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: { extraGlobals?
   };
 }
 
+/** Unknown names quoted in the error at most; the rest are counted. */
+const MAX_NAMED_UNKNOWN = 10;
+/** A quoted unknown name is cut to this many characters. */
+const MAX_QUOTED_NAME_CHARS = 80;
+
 function unknownTools(unknown: string[], suggest: (name: string) => string[], globals: string[]): SwitchboardError {
-  const parts = unknown.map((n) => {
-    const close = suggest(n);
-    return close.length > 0 ? `"${n}" (closest: ${close.join(', ')})` : `"${n}"`;
+  // Suggestions cost a pass over every tool: only the first few names get one.
+  const parts = unknown.slice(0, MAX_NAMED_UNKNOWN).map((n, i) => {
+    const quoted = JSON.stringify(n.length > MAX_QUOTED_NAME_CHARS ? `${n.slice(0, MAX_QUOTED_NAME_CHARS)}…` : n);
+    const close = i < MAX_SUGGESTED_NAMES ? suggest(n) : [];
+    return close.length > 0 ? `${quoted} (closest: ${close.join(', ')})` : quoted;
   });
+  if (unknown.length > MAX_NAMED_UNKNOWN) parts.push(`and ${unknown.length - MAX_NAMED_UNKNOWN} more`);
   const noun = unknown.length === 1 ? 'No tool named' : 'No tools named';
   const where = globals.length > 0 ? ` The servers here are ${globals.join(', ')}.` : ' This profile has no tools.';
   return new SwitchboardError(
@@ -201,15 +217,23 @@ function unknownTools(unknown: string[], suggest: (name: string) => string[], gl
   );
 }
 
-// Levenshtein over code units; names are short and this only runs on an error path.
-function editDistance(a: string, b: string): number {
+/**
+ * Levenshtein distance over code units, or `max + 1` as soon as it must exceed `max`: names can
+ * be as long as the code likes, so the work is bounded by the band around the diagonal.
+ */
+function boundedDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur[j] = d;
+      if (d < rowMin) rowMin = d;
     }
+    if (rowMin > max) return max + 1;
     prev = cur;
   }
-  return prev[b.length]!;
+  return Math.min(prev[b.length]!, max + 1);
 }

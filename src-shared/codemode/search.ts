@@ -2,6 +2,14 @@
 // parameter names (SPEC §5), using MiniSearch's BM25 ranking with fuzzy and prefix matching.
 import MiniSearch from 'minisearch';
 import { SwitchboardError } from '../errors.ts';
+import {
+  MAX_QUERY_CHARS,
+  MAX_QUERY_TERMS,
+  MAX_TERM_CHARS,
+  queryTooLongMessage,
+  termTooLongMessage,
+  tooManyTermsMessage,
+} from './catalog-limits.ts';
 
 export interface SearchEntry {
   /** The name as written in code, e.g. `github.create_issue`. */
@@ -72,6 +80,7 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
       fuzzy: (term) => (term.length > 3 ? 0.2 : false),
       prefix: (term) => term.length > 1,
       combineWith: 'OR',
+      maxFuzzy: 2,
     },
   });
   index.addAll(docs);
@@ -82,6 +91,7 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
         throw new SwitchboardError('bad-request', 'search_tools needs a non-empty "query", e.g. "create issue"');
       }
       const max = searchLimit(limit);
+      checkQuerySize(query);
       const hits = index.search(query);
       // MiniSearch leaves ties in index order; sort them by name so results never depend on it.
       hits.sort((a, b) => b.score - a.score || (docs[a.id]!.name < docs[b.id]!.name ? -1 : 1));
@@ -91,6 +101,18 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
       });
     },
   };
+}
+
+/**
+ * Refuses queries whose cost would be unbounded: MiniSearch's fuzzy matcher builds a table of
+ * (word length)² per word (60,000 characters took 3.4 GB and seconds of the engine's thread).
+ */
+function checkQuerySize(query: string): void {
+  if (query.length > MAX_QUERY_CHARS) throw new SwitchboardError('bad-request', queryTooLongMessage(query.length));
+  const terms = searchTerms(query);
+  if (terms.length > MAX_QUERY_TERMS) throw new SwitchboardError('bad-request', tooManyTermsMessage(terms.length));
+  const longest = terms.reduce((n, t) => Math.max(n, t.length), 0);
+  if (longest > MAX_TERM_CHARS) throw new SwitchboardError('bad-request', termTooLongMessage(longest));
 }
 
 function searchLimit(limit: number | undefined): number {

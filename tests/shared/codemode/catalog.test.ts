@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { buildCodeCatalog, INLINE_DECLARATION_LIMIT, type CatalogTool } from '../../../src-shared/codemode/catalog.ts';
 import { CATALOG_DECLARATION, declarationsFor } from '../../../src-shared/codemode/declarations.ts';
+import { MAX_DESCRIBE_NAMES, MAX_QUERY_CHARS, MAX_SUGGESTED_NAMES } from '../../../src-shared/codemode/catalog-limits.ts';
 
 const load = (path: string): CatalogTool[] => (JSON.parse(readFileSync(path, 'utf8')) as { tools: CatalogTool[] }).tools;
 const github = load(fileURLToPath(new URL('../../fixtures/catalogs/github.json', import.meta.url)));
@@ -98,5 +99,49 @@ describe('buildCodeCatalog', () => {
     expect(Object.keys(c.globals).sort()).toEqual(['console_', 'console__2']);
     expect(c.resolve('console_', 'log')).toEqual({ server: 'console_', tool: 'log' });
     expect(c.resolve('console__2', 'log')).toEqual({ server: 'console', tool: 'log' });
+  });
+});
+
+describe('catalog lookups are bounded (issue 11)', () => {
+  const catalog = buildCodeCatalog([{ server: 'github', tools: github }]);
+
+  it('refuses a query over the character cap, saying what to send', () => {
+    const err = caught(() => catalog.search('a'.repeat(60_000)));
+    expect(err.code).toBe('bad-request');
+    expect(err.message).toBe('The search query is 60,000 characters; search with a few words (at most 1,000 characters), e.g. "create issue".');
+    expect(caught(() => catalog.search('x'.repeat(45_000))).message).toMatch(/at most 1,000 characters/);
+  });
+
+  it('refuses a query of too many words or with an overlong word', () => {
+    expect(caught(() => catalog.search(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '))).message).toMatch(/has 100 words; use at most 32/);
+    expect(caught(() => catalog.search('issue ' + 'q'.repeat(200))).message).toMatch(/200 characters long; use words of at most 64/);
+  });
+
+  it('still searches at the caps', () => {
+    const q = Array.from({ length: 32 }, (_, i) => (i === 0 ? 'issue' : `zz${i}`)).join(' ');
+    expect(q.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+    expect(catalog.search(q, 50).map((h) => h.name)).toContain('github.create_issue');
+  });
+
+  it('refuses describing more names than the cap', () => {
+    const err = caught(() => catalog.describe(Array.from({ length: 100_000 }, (_, i) => `github.nope_${i}`)));
+    expect(err.code).toBe('bad-request');
+    expect(err.message).toMatch(/^Asked for 100,000 tool names at once; ask for at most 100 at a time/);
+  });
+
+  it('suggests names for the first few unknown names only, and counts the rest', () => {
+    const names = Array.from({ length: MAX_DESCRIBE_NAMES }, (_, i) => `github.crete_issue${i}`);
+    const err = caught(() => catalog.describe(names));
+    expect(err.code).toBe('unknown-tool');
+    expect(err.message.match(/\(closest: /g)).toHaveLength(MAX_SUGGESTED_NAMES);
+    expect(err.message).toContain('"github.crete_issue0" (closest: github.create_issue');
+    expect(err.message).toContain('and 90 more');
+    expect(err.message.length).toBeLessThan(2000);
+  });
+
+  it('cuts a very long unknown name in the message and still answers', () => {
+    const err = caught(() => catalog.describe(['github.' + 'q'.repeat(100_000)]));
+    expect(err.code).toBe('unknown-tool');
+    expect(err.message.length).toBeLessThan(1000);
   });
 });
