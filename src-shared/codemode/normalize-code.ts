@@ -9,13 +9,22 @@ export interface CodeForm {
    * lines count, so numbers match what the model wrote).
    */
   lineOffset: number;
+  /**
+   * The same code in a differently shaped wrapper, to compile (never run) before `source` runs.
+   * Code that closes its wrapper early (`0)); evil(); ((0`) still compiles inside `source`, and
+   * its middle would then run outside the function; it cannot also compile inside `probe`, where
+   * the bracket that would close the wrapper is of another kind (`[` for the expression form) or
+   * leaves it in a block where only statements may follow (`{{` for the body form).
+   */
+  probe: string;
 }
 
 export type NormalizedCode =
   | {
       ok: true;
       /**
-       * Try in order; the first that compiles is the run. The expression form comes first so
+       * Try in order; the first that compiles (with its probe) is the run. Compile them before
+       * running any: a SyntaxError thrown while code runs is the code's own error. The expression form comes first so
        * that `async () => {…}` is called rather than merely created by a body.
        */
       forms: [expression: CodeForm, body: CodeForm];
@@ -74,8 +83,9 @@ export function normalizeCode(raw: string): NormalizedCode {
     {
       source: `(async () => (\n${expression}\n))().then((f) => (typeof f === 'function' ? f() : f))`,
       lineOffset: 1 - fenced.linesBefore,
+      probe: `(async () => [\n${expression}\n])`,
     },
-    { source: `(async () => {\n${code}\n})()`, lineOffset: 1 - fenced.linesBefore },
+    { source: `(async () => {\n${code}\n})()`, lineOffset: 1 - fenced.linesBefore, probe: `(async () => {{\n${code}\n}})` },
   ];
   return { ok: true, forms, likelyForm: FUNCTION_LIKE_RE.test(head) ? 0 : 1, fenceLanguage: fenced.language };
 }

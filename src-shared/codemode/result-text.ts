@@ -17,8 +17,14 @@ export type RunOutcome = ({ ok: true; value: unknown; returnedUndefined: boolean
   calls: number;
 };
 
-/** The last log line of a run whose console output went over MAX_LOG_BYTES. */
-export const LOG_CUT_NOTE = `further console output was dropped: logs are capped at ${MAX_LOG_BYTES / 1024} KB; log less, or return the data instead`;
+/**
+ * Captured console lines per run at most. The byte budget alone let a million empty lines make
+ * 65,537 entries (a 1.7 MB record, each entry costing far more than its one byte).
+ */
+export const MAX_LOG_ENTRIES = 1000;
+
+/** The last log line of a run whose console output went over MAX_LOG_BYTES or MAX_LOG_ENTRIES. */
+export const LOG_CUT_NOTE = `further console output was dropped: logs are capped at ${MAX_LOG_BYTES / 1024} KB and ${MAX_LOG_ENTRIES.toLocaleString('en-US')} lines; log less, or return the data instead`;
 
 export function utf8Bytes(s: string): number {
   let n = 0;
@@ -48,10 +54,10 @@ function dropLoneHighSurrogate(s: string): string {
 }
 
 /**
- * Keeps console output within `maxBytes` (each line counts its text plus a newline). A run cut
- * here ends with one LOG_CUT_NOTE line, which is not counted.
+ * Keeps console output within `maxBytes` (each line counts its text plus a newline) and
+ * `maxEntries` lines. A run cut here ends with one LOG_CUT_NOTE line, which is not counted.
  */
-export function capLogs(lines: readonly LogLine[], maxBytes: number = MAX_LOG_BYTES): LogLine[] {
+export function capLogs(lines: readonly LogLine[], maxBytes: number = MAX_LOG_BYTES, maxEntries: number = MAX_LOG_ENTRIES): LogLine[] {
   const kept: LogLine[] = [];
   let used = 0;
   let cut = false;
@@ -61,6 +67,10 @@ export function capLogs(lines: readonly LogLine[], maxBytes: number = MAX_LOG_BY
       continue;
     }
     if (cut) continue;
+    if (kept.length >= maxEntries) {
+      cut = true;
+      continue;
+    }
     const size = utf8Bytes(line.text) + 1;
     if (used + size <= maxBytes) {
       kept.push(line);

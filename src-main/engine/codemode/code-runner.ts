@@ -75,7 +75,7 @@ export class CodeRunner {
       describe: async (names) => catalog.describe(names),
     };
     const outcome: SandboxOutcome = await this.#deps.sandbox.run(
-      { code, budgets: view.budgets, globals: catalog.globals },
+      { code, budgets: view.budgets, globals: catalog.globals, share: view.name },
       host,
       signal,
     );

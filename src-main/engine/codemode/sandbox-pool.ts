@@ -17,6 +17,11 @@ export interface SandboxRunRequest {
   budgets: ResolvedBudgets;
   /** Code global name → its method names, already sanitised (names.ts). */
   globals: Record<string, string[]>;
+  /**
+   * Whose run this is (the profile): the pool shares its workers fairly between shares, so one
+   * profile's runaway runs cannot keep another's from starting.
+   */
+  share?: string;
 }
 
 export interface SandboxHost {
@@ -46,7 +51,18 @@ export interface SandboxPoolOptions {
  */
 const STOP_GRACE_MS = 2000;
 /** Workers at most; further runs wait for one (they are mostly waiting on tool calls, not CPU). */
-const MAX_WORKERS = 8;
+export const MAX_WORKERS = 8;
+/**
+ * Workers one share may hold at most while others could use them: however many runs a profile
+ * starts, two workers stay for other profiles.
+ */
+export const MAX_SHARE_WORKERS = MAX_WORKERS - 2;
+/**
+ * A share with no run going starts one at once, past MAX_WORKERS up to this many: each profile
+ * always gets a run going, even when others fill the pool with runs that spin until their timeout.
+ */
+export const HARD_MAX_WORKERS = MAX_WORKERS + 4;
+const DEFAULT_SHARE = '';
 /** Idle workers kept at most, whatever the load was. */
 const MAX_IDLE_WORKERS = 4;
 /** How long a worker beyond the warm count may sit idle before it is stopped, in ms. */
@@ -78,6 +94,8 @@ class PooledWorker {
   isReady = false;
   dead = false;
   run: ActiveRun | undefined;
+  /** The share whose place in the pool this worker holds, from its run's start until it is free again. */
+  share: string | undefined;
 
   constructor(onGone: (w: PooledWorker) => void) {
     const data: WorkerData = { stopFlag: this.stopFlag.buffer as SharedArrayBuffer, warmMemoryMb: DEFAULT_BUDGETS.memoryMb };
@@ -121,11 +139,29 @@ function failure(kind: RunErrorKind, message: string, hint?: string): SandboxOut
   return { ok: false, kind, message, ...(hint ? { hint } : {}), logs: [], calls: 0 };
 }
 
+interface Waiter {
+  share: string;
+  grant(w: PooledWorker): void;
+  fail(outcome: SandboxOutcome): void;
+}
+
+interface HostJob {
+  run(): void;
+}
+
 export class SandboxPool {
   readonly #size: number;
   /** Workers not running anything (ready or still starting). */
   readonly #idle: PooledWorker[] = [];
   readonly #all = new Set<PooledWorker>();
+  /** Places held per share (a run starting, running, or its worker still stopping). */
+  readonly #running = new Map<string, number>();
+  #busy = 0;
+  /** Runs waiting for a place, oldest first; served fairly between shares (#pump). */
+  readonly #waiters: Waiter[] = [];
+  /** Catalog lookups waiting for the engine's thread, per run, served in turn (#scheduleHostTurn). */
+  readonly #hostJobs = new Map<number, HostJob[]>();
+  #hostTurnScheduled = false;
   #nextRunId = 0;
   #disposed = false;
 
@@ -143,19 +179,25 @@ export class SandboxPool {
     while (this.#all.size < this.#size) this.#idle.push(this.#spawn());
   }
 
+  /** Places held by runs (starting, running, or with a worker still stopping). */
+  get busy(): number {
+    return this.#busy;
+  }
+
   #spawn(): PooledWorker {
     const w = new PooledWorker((gone) => this.#forget(gone));
     this.#all.add(w);
     return w;
   }
 
-  /** Drops a dead worker and keeps the warm count up. */
+  /** Drops a dead worker, frees its place and keeps the warm count up. */
   #forget(w: PooledWorker): void {
     this.#all.delete(w);
     const i = this.#idle.indexOf(w);
     if (i >= 0) this.#idle.splice(i, 1);
-    // A worker gone frees a place: let the oldest waiting run start one.
-    this.#waiters.shift()?.(undefined);
+    const share = w.share;
+    w.share = undefined;
+    if (share !== undefined) this.#free(share);
     if (!this.#disposed && this.#idle.length < this.#size && this.#all.size < this.#size) this.#idle.push(this.#spawn());
   }
 
@@ -164,46 +206,143 @@ export class SandboxPool {
     this.#forget(w);
   }
 
-  /** Runs waiting for a worker while MAX_WORKERS are busy, oldest first. */
-  readonly #waiters: ((w: PooledWorker | undefined) => void)[] = [];
+  #canStart(share: string): boolean {
+    const mine = this.#running.get(share) ?? 0;
+    if (mine === 0) return this.#busy < HARD_MAX_WORKERS;
+    return this.#busy < MAX_WORKERS && mine < MAX_SHARE_WORKERS;
+  }
 
-  async #acquire(): Promise<PooledWorker> {
+  /** Takes a place for `share` and a worker for it (ready first, else starting, else a new one). */
+  #grant(share: string): PooledWorker {
+    this.#running.set(share, (this.#running.get(share) ?? 0) + 1);
+    this.#busy++;
+    return this.#takeWorker();
+  }
+
+  #takeWorker(): PooledWorker {
+    const readyIndex = this.#idle.findIndex((w) => w.isReady);
+    if (readyIndex >= 0) return this.#idle.splice(readyIndex, 1)[0]!;
+    return this.#idle.shift() ?? this.#spawn();
+  }
+
+  #free(share: string): void {
+    const left = (this.#running.get(share) ?? 1) - 1;
+    if (left > 0) this.#running.set(share, left);
+    else this.#running.delete(share);
+    this.#busy--;
+    this.#pump();
+  }
+
+  /**
+   * Starts waiting runs while places allow: the share with the fewest runs going first, the
+   * oldest run within it, so a share that fills the pool gets the next place only when no
+   * other share is waiting.
+   */
+  #pump(): void {
+    if (this.#disposed) return;
     for (;;) {
-      const readyIndex = this.#idle.findIndex((w) => w.isReady);
-      let w: PooledWorker | undefined = readyIndex >= 0 ? this.#idle.splice(readyIndex, 1)[0]! : this.#idle.shift();
-      if (!w && this.#all.size < MAX_WORKERS) w = this.#spawn();
-      // Under load, queue rather than start ever more workers: each costs start-up time and
-      // memory, and on a small machine they would only compete for the same cores.
-      if (!w) w = await new Promise<PooledWorker | undefined>((resolve) => this.#waiters.push(resolve));
-      if (!w) {
-        if (this.#disposed) throw new Error('the sandbox pool is shut down');
-        continue;
+      let pick = -1;
+      let fewest = Infinity;
+      for (let i = 0; i < this.#waiters.length; i++) {
+        const share = this.#waiters[i]!.share;
+        const mine = this.#running.get(share) ?? 0;
+        if (mine < fewest && this.#canStart(share)) {
+          pick = i;
+          fewest = mine;
+        }
       }
-      try {
-        await w.ready;
-      } catch {
-        if (this.#disposed) throw new Error('the sandbox pool is shut down');
-        continue;
-      }
-      if (!w.dead) return w;
+      if (pick < 0) return;
+      const [waiter] = this.#waiters.splice(pick, 1);
+      waiter!.grant(this.#grant(waiter!.share));
     }
   }
 
+  /**
+   * A ready worker holding a place for `share`, or why the run cannot have one: cancelled, or
+   * still waiting at its deadline. A cancelled run leaves the queue at once.
+   */
+  async #acquire(share: string, signal: AbortSignal | undefined, deadline: number, timeoutMs: number): Promise<PooledWorker | SandboxOutcome> {
+    const queuedAt = Date.now();
+    let w: PooledWorker;
+    if (this.#canStart(share)) {
+      w = this.#grant(share);
+    } else {
+      const got = await new Promise<PooledWorker | SandboxOutcome>((resolve) => {
+        const leave = (): void => {
+          const i = this.#waiters.indexOf(waiter);
+          if (i >= 0) this.#waiters.splice(i, 1);
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        };
+        const waiter: Waiter = {
+          share,
+          grant: (granted) => {
+            leave();
+            resolve(granted);
+          },
+          fail: (outcome) => {
+            leave();
+            resolve(outcome);
+          },
+        };
+        const onAbort = (): void => waiter.fail(failure('aborted', 'the run was cancelled while it waited for a free sandbox'));
+        const timer = setTimeout(
+          () =>
+            waiter.fail(
+              failure(
+                'timeout',
+                `the run waited ${Date.now() - queuedAt} ms for a free sandbox and did not start within its ${timeoutMs} ms`,
+                'Every sandbox is busy with other runs: run fewer at once, or raise budgets.timeoutMs for this profile.',
+              ),
+            ),
+          Math.max(0, deadline - Date.now()),
+        );
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.#waiters.push(waiter);
+      });
+      if (!(got instanceof PooledWorker)) return got;
+      w = got;
+    }
+    // The place is held from here; a worker that fails to start is replaced under it.
+    for (;;) {
+      try {
+        await w.ready;
+      } catch {
+        // Dead before it was ready: take another below.
+      }
+      if (this.#disposed) {
+        this.#free(share);
+        return failure('aborted', 'the engine is shutting down');
+      }
+      if (!w.dead) break;
+      w = this.#takeWorker();
+    }
+    w.share = share;
+    if (signal?.aborted) {
+      this.#release(w);
+      return failure('aborted', 'the run was cancelled before it started');
+    }
+    return w;
+  }
+
   #release(w: PooledWorker): void {
+    const share = w.share;
+    w.share = undefined;
     w.run = undefined;
     // Idle warm workers must not keep a short-lived process (such as `switchboard exec`) alive.
     w.worker.unref();
-    if (w.dead) return;
-    const waiter = this.#disposed ? undefined : this.#waiters.shift();
-    if (waiter) {
-      waiter(w);
-      return;
+    if (!w.dead) {
+      if (this.#disposed) this.#retire(w);
+      else this.#idle.push(w);
     }
-    if (this.#disposed || this.#idle.length >= MAX_IDLE_WORKERS) {
+    // Back in the idle list first, so that a run waiting for this place takes this worker.
+    if (share !== undefined) this.#free(share);
+    if (w.dead || !this.#idle.includes(w)) return;
+    if (this.#idle.length > MAX_IDLE_WORKERS) {
+      this.#idle.splice(this.#idle.indexOf(w), 1);
       this.#retire(w);
       return;
     }
-    this.#idle.push(w);
     // Extra workers started under load stay warm a while (no start-up churn when runs keep
     // coming), then go, so an idle engine holds only its `size` warm workers.
     if (this.#idle.length > this.#size) {
@@ -217,8 +356,37 @@ export class SandboxPool {
     }
   }
 
+  /**
+   * Runs catalog lookups on the engine's thread one per turn of its event loop, taking runs in
+   * turn: each lookup is bounded (catalog-limits.ts), and whatever number a run asks for at
+   * once, the engine answers everything else between them.
+   */
+  #hostWork(runId: number, job: HostJob): void {
+    let jobs = this.#hostJobs.get(runId);
+    if (!jobs) this.#hostJobs.set(runId, (jobs = []));
+    jobs.push(job);
+    this.#scheduleHostTurn();
+  }
+
+  #scheduleHostTurn(): void {
+    if (this.#hostTurnScheduled || this.#hostJobs.size === 0) return;
+    this.#hostTurnScheduled = true;
+    setImmediate(() => {
+      this.#hostTurnScheduled = false;
+      const [runId, jobs] = this.#hostJobs.entries().next().value as [number, HostJob[]];
+      const job = jobs.shift()!;
+      // The run goes to the back of the line for its next lookup.
+      this.#hostJobs.delete(runId);
+      if (jobs.length > 0) this.#hostJobs.set(runId, jobs);
+      job.run();
+      this.#scheduleHostTurn();
+    });
+  }
+
   async run(req: SandboxRunRequest, host: SandboxHost, signal?: AbortSignal): Promise<SandboxOutcome> {
     if (this.#disposed) return failure('aborted', 'the engine is shutting down');
+    // The timeout runs from here: time spent waiting for a worker counts against it.
+    const deadline = Date.now() + req.budgets.timeoutMs;
     const bytes = Buffer.byteLength(req.code, 'utf8');
     if (bytes > req.budgets.maxSourceBytes) {
       return failure(
@@ -231,11 +399,8 @@ export class SandboxPool {
     if (!normalized.ok) return failure('syntax', normalized.message);
     if (signal?.aborted) return failure('aborted', 'the run was cancelled before it started');
 
-    const w = await this.#acquire();
-    if (signal?.aborted) {
-      this.#release(w);
-      return failure('aborted', 'the run was cancelled before it started');
-    }
+    const w = await this.#acquire(req.share ?? DEFAULT_SHARE, signal, deadline, req.budgets.timeoutMs);
+    if (!(w instanceof PooledWorker)) return w;
     const msg: RunMessage = {
       type: 'run',
       runId: ++this.#nextRunId,
@@ -244,6 +409,7 @@ export class SandboxPool {
       fenceLanguage: normalized.fenceLanguage,
       budgets: req.budgets,
       globals: req.globals,
+      deadline,
     };
     return this.#start(w, msg, host, signal);
   }
@@ -292,15 +458,25 @@ export class SandboxPool {
           hint: 'Do less per run, or raise budgets.timeoutMs for this profile.',
         });
         this.#retire(w);
-      }, budgets.timeoutMs + STOP_GRACE_MS);
+      }, Math.max(0, msg.deadline - Date.now()) + STOP_GRACE_MS);
 
       const answer = (callId: number, request: HostRequest): void => {
         const controller = new AbortController();
         controllers.set(callId, controller);
-        if (request.kind === 'tool') calls++;
-        void perform(host, request, controller.signal).then((reply) => {
+        const reply = (r: HostReply): void => {
           controllers.delete(callId);
-          if (!settled && w.run?.runId === runId) w.post({ type: 'reply', runId, callId, reply });
+          if (!settled && w.run?.runId === runId) w.post({ type: 'reply', runId, callId, reply: r });
+        };
+        if (request.kind === 'tool') {
+          calls++;
+          void perform(host, request, controller.signal).then(reply);
+          return;
+        }
+        this.#hostWork(runId, {
+          // A lookup still queued when its run ends is dropped unanswered.
+          run: () => {
+            if (!controller.signal.aborted) void perform(host, request, controller.signal).then(reply);
+          },
         });
       };
 
@@ -339,7 +515,8 @@ export class SandboxPool {
 
   async dispose(): Promise<void> {
     this.#disposed = true;
-    for (const waiter of this.#waiters.splice(0)) waiter(undefined);
+    for (const waiter of this.#waiters.splice(0)) waiter.fail(failure('aborted', 'the engine is shutting down'));
+    this.#hostJobs.clear();
     const all = [...this.#all];
     this.#idle.length = 0;
     this.#all.clear();

@@ -23,6 +23,11 @@ export interface RunMessage {
   fenceLanguage: string | null;
   budgets: ResolvedBudgets;
   globals: Record<string, string[]>;
+  /**
+   * When the run must end (Date.now() time): timeoutMs after the pool got the run, so that
+   * time spent waiting for a worker counts against it.
+   */
+  deadline: number;
 }
 
 export type HostRequest =

@@ -11,7 +11,9 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
 import { MAX_LOG_BYTES } from '../../../src-shared/config/budgets.ts';
-import { LOG_CUT_NOTE, cutToBytes, utf8Bytes } from '../../../src-shared/codemode/result-text.ts';
+import { LOG_CUT_NOTE, MAX_LOG_ENTRIES, cutToBytes, utf8Bytes } from '../../../src-shared/codemode/result-text.ts';
+import { MAX_DESCRIBE_NAMES, MAX_QUERY_CHARS, queryTooLongMessage, tooManyNamesMessage } from '../../../src-shared/codemode/catalog-limits.ts';
+import { jsonDeeperThan, tooDeepMessage } from '../../../src-shared/codemode/json-depth.ts';
 import type { LogLine } from '../../../src-shared/records.ts';
 import { calleeAt, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
 import type { HostReply, HostRequest, RunFailure, RunMessage, WorkerResult } from './sandbox-protocol.ts';
@@ -207,6 +209,7 @@ class Run {
   #finished = false;
   #wake: (() => void) | undefined;
   #logBytes = 0;
+  #logEntries = 0;
   #logsCut = false;
   #toJson: QuickJSHandle | undefined;
   #form = 0;
@@ -219,7 +222,7 @@ class Run {
     readonly bridge: RunnerBridge,
     prepared: Prepared,
   ) {
-    this.#deadline = Date.now() + msg.budgets.timeoutMs;
+    this.#deadline = msg.deadline;
     this.#prepared = prepared;
     this.runtime = prepared.runtime;
     this.ctx = prepared.ctx;
@@ -317,22 +320,58 @@ class Run {
     return this.#prepared.failure;
   }
 
-  /** Compiles the first form that parses; user code runs up to its first await here. */
+  /**
+   * Compiles the forms without running them and runs the first that compiles, with its probe
+   * (see CodeForm.probe); user code runs up to its first await here. Nothing runs before the
+   * choice is made, so a failed form never leaves effects behind, and an error thrown while
+   * running, a SyntaxError from JSON.parse included, is the run's outcome.
+   */
   #evaluate(): { handle: QuickJSHandle } | RunFailure {
     const { forms, likelyForm } = this.msg;
     let reported: RunFailure | undefined;
+    let brokeOut = false;
     for (let i = 0; i < forms.length; i++) {
       this.#form = i;
+      const syntax = this.#compiles(forms[i]!.source);
+      if (syntax === 'stopped') return this.#stopReason()!;
+      if (syntax !== undefined) {
+        if (syntax.name !== 'SyntaxError') return this.#failureFromDescription(syntax);
+        if (i === likelyForm || reported === undefined) reported = this.#syntaxFailure(syntax);
+        continue;
+      }
+      const probe = this.#compiles(forms[i]!.probe);
+      if (probe === 'stopped') return this.#stopReason()!;
+      if (probe !== undefined) {
+        brokeOut = true;
+        continue;
+      }
       const r = this.ctx.evalCode(forms[i]!.source, FILENAME);
       if (!r.error) return { handle: r.value };
       const d = this.#describe(r.error);
       r.error.dispose();
-      const stop = this.#stopReason();
-      if (stop) return stop;
-      if (d.name !== 'SyntaxError') return this.#failureFromDescription(d);
-      if (i === likelyForm || reported === undefined) reported = this.#syntaxFailure(d);
+      return this.#stopReason() ?? this.#failureFromDescription(d);
+    }
+    if (brokeOut) {
+      return {
+        ok: false,
+        kind: 'syntax',
+        message: 'the code closes the function it is wrapped in: an unmatched ")" or "}" ends it early, and what follows would run outside it',
+        hint: 'Send one async arrow function such as async () => { … }, or one function body.',
+      };
     }
     return reported!;
+  }
+
+  /** Compiles `source` without running it: undefined when it compiles, else why not. */
+  #compiles(source: string): Described | 'stopped' | undefined {
+    const r = this.ctx.evalCode(source, FILENAME, { compileOnly: true });
+    if (!r.error) {
+      r.value.dispose();
+      return undefined;
+    }
+    const d = this.#describe(r.error);
+    r.error.dispose();
+    return this.#stopReason() ? 'stopped' : d;
   }
 
   #syntaxFailure(d: Described): RunFailure {
@@ -349,6 +388,9 @@ class Run {
     const [kind, a, b, c] = args.map((h) => this.#string(h));
     let request: HostRequest;
     if (kind === 'tool') {
+      const argsJson = c ?? '{}';
+      // Refused here, before it counts or crosses: the engine must never walk such a value.
+      if (jsonDeeperThan(argsJson)) return this.#rejected(tooDeepMessage(`the arguments of ${a}.${b} are`));
       this.calls++;
       if (this.calls > this.msg.budgets.maxToolCalls) {
         this.#fatal = {
@@ -360,15 +402,18 @@ class Run {
         this.calls--;
         return this.#neverSettling();
       }
-      request = { kind: 'tool', global: a ?? '', method: b ?? '', argsJson: c ?? '{}' };
+      request = { kind: 'tool', global: a ?? '', method: b ?? '', argsJson };
     } else {
       if (++this.#catalogCalls > MAX_CATALOG_CALLS) {
         this.#fatal = { ok: false, kind: 'budget', message: `the run made more than ${MAX_CATALOG_CALLS} catalog lookups` };
         return this.#neverSettling();
       }
       if (kind === 'search') {
+        const query = a ?? '';
+        // The engine refuses these too; refusing here keeps the text from crossing at all.
+        if (query.length > MAX_QUERY_CHARS) return this.#rejected(queryTooLongMessage(query.length));
         const limit = b === undefined ? undefined : Number(b);
-        request = { kind: 'search', query: a ?? '', ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) };
+        request = { kind: 'search', query, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) };
       } else {
         let names: string[] = [];
         try {
@@ -377,6 +422,7 @@ class Run {
         } catch {
           // Malformed names describe nothing.
         }
+        if (names.length > MAX_DESCRIBE_NAMES) return this.#rejected(tooManyNamesMessage(names.length));
         request = { kind: 'describe', names };
       }
     }
@@ -388,6 +434,17 @@ class Run {
       (err: unknown) => this.#settle(id, { ok: false, message: err instanceof Error ? err.message : String(err) }),
     );
     return deferred.handle;
+  }
+
+  /** A promise already rejected with `message`, for a request refused without asking the engine. */
+  #rejected(message: string): QuickJSHandle {
+    const deferred = this.ctx.newPromise();
+    const err = this.ctx.newError(message);
+    deferred.reject(err);
+    err.dispose();
+    const handle = deferred.handle.dup();
+    deferred.dispose();
+    return handle;
   }
 
   /** The promise a refused call returns: the run is already ending, so it is never settled. */
@@ -418,13 +475,14 @@ class Run {
     if (this.#logsCut) return;
     const lvl = (CONSOLE_LEVELS as readonly string[]).includes(level) ? (level as LogLine['level']) : 'log';
     const size = utf8Bytes(text) + 1;
-    if (this.#logBytes + size <= MAX_LOG_BYTES) {
+    if (this.#logEntries < MAX_LOG_ENTRIES && this.#logBytes + size <= MAX_LOG_BYTES) {
       this.#logBytes += size;
+      this.#logEntries++;
       this.bridge.log({ level: lvl, text });
       return;
     }
     const room = MAX_LOG_BYTES - this.#logBytes - 1;
-    if (room > 0) this.bridge.log({ level: lvl, text: cutToBytes(text, room) });
+    if (this.#logEntries < MAX_LOG_ENTRIES && room > 0) this.bridge.log({ level: lvl, text: cutToBytes(text, room) });
     this.bridge.log({ level: 'warn', text: LOG_CUT_NOTE });
     this.#logsCut = true;
   }
@@ -439,6 +497,9 @@ class Run {
     }
     const json = this.#string(r.value);
     r.value.dispose();
+    if (json !== undefined && jsonDeeperThan(json)) {
+      return { ok: false, kind: 'runtime', message: tooDeepMessage('the result is'), hint: 'Return plain data a few levels deep.' };
+    }
     return { ok: true, json };
   }
 
