@@ -12,9 +12,12 @@ export interface CodeForm {
   /**
    * The same code in a differently shaped wrapper, to compile (never run) before `source` runs.
    * Code that closes its wrapper early (`0)); evil(); ((0`) still compiles inside `source`, and
-   * its middle would then run outside the function; it cannot also compile inside `probe`, where
-   * the bracket that would close the wrapper is of another kind (`[` for the expression form) or
-   * leaves it in a block where only statements may follow (`{{` for the body form).
+   * its middle would then run outside the function; it cannot also compile inside `probe`. For
+   * the expression form the probe's bracket is of another kind (`[`), so the `)` that closes the
+   * wrapper early is a mismatch. For the body form the probe is a function declaration: after a
+   * `}` that closes it early only a statement may follow, while closing the wrapper's arrow
+   * early needs a `,` or `)` next. The declaration keeps a function body's scoping, so code that
+   * is a valid body compiles in both.
    */
   probe: string;
 }
@@ -85,7 +88,7 @@ export function normalizeCode(raw: string): NormalizedCode {
       lineOffset: 1 - fenced.linesBefore,
       probe: `(async () => [\n${expression}\n])`,
     },
-    { source: `(async () => {\n${code}\n})()`, lineOffset: 1 - fenced.linesBefore, probe: `(async () => {{\n${code}\n}})` },
+    { source: `(async () => {\n${code}\n})()`, lineOffset: 1 - fenced.linesBefore, probe: `async function probe() {\n${code}\n}` },
   ];
   return { ok: true, forms, likelyForm: FUNCTION_LIKE_RE.test(head) ? 0 : 1, fenceLanguage: fenced.language };
 }

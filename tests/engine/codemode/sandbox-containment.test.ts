@@ -100,6 +100,8 @@ describe('the wrapped code compiles before anything runs', () => {
       "0)); github.list_issues({ escaped: true }); JSON.parse('{'); ((0",
       "}); github.list_issues({ escaped: true }); JSON.parse('{'); (async () => {",
       '}, github.list_issues({ escaped: true }), async () => {',
+      '})(), github.list_issues({ escaped: true }), (async () => {',
+      '0), github.list_issues({ escaped: true }), (0',
     ]) {
       const host = new Host();
       const o = failed(await run(code, { host }), 'syntax');
@@ -113,6 +115,12 @@ describe('the wrapped code compiles before anything runs', () => {
     const o = failed(await run("await github.list_issues({}); JSON.parse('{');", { host }), 'runtime');
     expect(o.message).toMatch(/^SyntaxError/);
     expect(host.calls).toHaveLength(1);
+  });
+
+  it('runs every ordinary shape of code, with a function body\'s own scoping', async () => {
+    expect(await run('function f() { return 1; }\nvar f;\nreturn f();')).toMatchObject({ ok: true, value: 1 });
+    expect(await run('"use strict";\nconst s = `}${"{"}`;\nreturn /[)}]/.test(s);')).toMatchObject({ ok: true, value: true });
+    expect(await run('async () => ({ a: [1, 2, { b: ")" }] })')).toMatchObject({ ok: true, value: { a: [1, 2, { b: ')' }] } });
   });
 
   it('still reports real syntax errors with their place', async () => {

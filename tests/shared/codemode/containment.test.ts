@@ -32,6 +32,7 @@ describe('the wrapper probe', () => {
       '0)).then(() => files.write_file({})); ((0',
       '}, files.write_file({}), async () => {',
       '})(), files.write_file({}), (async () => {',
+      '0), files.write_file({}), (0',
     ]) {
       const n = normalizeCode(code);
       if (!n.ok) throw new Error(n.message);
@@ -50,6 +51,8 @@ describe('the wrapper probe', () => {
     expect(runs('async function main() { return 6; }\nreturn main();')).toBe(1);
     expect(runs('"use strict";\nconst s = `}${"{"}`;\nreturn /[)}]/.test(s);')).toBe(1);
     expect(runs('```js\nasync () => 7\n```')).toBe(0);
+    // A function body's own scoping: a declaration and a var of one name may share it.
+    expect(runs('function f() { return 1; }\nvar f;\nreturn f();')).toBe(1);
   });
 });
 
