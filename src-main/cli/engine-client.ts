@@ -8,6 +8,8 @@ import { APP_BIN } from '../engine/app-root.ts';
 import type { ControlClient, ControlMethod, ControlParams, ControlResult, ControlResponse } from '../../src-shared/api.ts';
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import type { HomePaths } from '../engine/home.ts';
+import { MAX_MESSAGE_BYTES } from '../engine/gateway/line-transport.ts';
+import { LineSplitter } from '../shim/line-splitter.mjs';
 
 const BIN = APP_BIN;
 
@@ -18,21 +20,32 @@ export class SocketControlClient implements ControlClient {
 
   private constructor(sock: net.Socket) {
     this.#sock = sock;
-    let buf = '';
-    sock.on('data', (chunk) => {
-      buf += chunk.toString();
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) !== -1) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        const res = JSON.parse(line) as ControlResponse;
+    const lines = new LineSplitter({
+      maxLineBytes: MAX_MESSAGE_BYTES,
+      onLine: (line) => {
+        if (line.length === 0) return;
+        let res: ControlResponse;
+        try {
+          res = JSON.parse(line.toString('utf8')) as ControlResponse;
+        } catch {
+          return; // not ours to answer; the caller's own reply still comes or the socket closes
+        }
         const p = this.#pending.get(res.id);
-        if (!p) continue;
+        if (!p) return;
         this.#pending.delete(res.id);
         if ('error' in res) p.reject(new SwitchboardError(res.error.code, res.error.message, res.error.problems));
         else p.resolve(res.result);
-      }
+      },
+      // Responses start with their id (`{"id":N,`), so the call that asked for too much is told.
+      onOversized: ({ bytes, head }) => {
+        const id = Number(/^\{"id":(\d+)/.exec(head.toString('latin1'))?.[1]);
+        const p = this.#pending.get(id);
+        if (!p) return;
+        this.#pending.delete(id);
+        p.reject(new SwitchboardError('bad-request', `The engine's answer was ${Math.round(bytes / 1024 / 1024)} MB, over the ${MAX_MESSAGE_BYTES / 1024 / 1024} MB message limit; ask for less (a smaller result or --limit).`));
+      },
     });
+    sock.on('data', (chunk: Buffer) => lines.push(chunk));
     sock.on('close', () => {
       for (const p of this.#pending.values()) p.reject(new SwitchboardError('engine-unavailable', 'The engine closed the connection.'));
       this.#pending.clear();

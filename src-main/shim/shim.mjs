@@ -14,6 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { engineCommand } from './engine-launch.mjs';
+import { LineSplitter } from './line-splitter.mjs';
 
 /** How long to wait for an engine that restarts by itself before starting one, in ms. */
 const SELF_RESTART_GRACE_MS = 2500;
@@ -86,8 +87,10 @@ export async function runShim(argv) {
   let initParams;
   /** Ids of client requests awaiting an answer (JSON text of the id). @type {Set<string>} */
   const inflight = new Set();
-  let partialIn = Buffer.alloc(0);
-  let partialOut = Buffer.alloc(0);
+  // Lines are inspected whole; one over MAX_INSPECT_BYTES is relayed unread (a response still
+  // gets its id read from its head, so a huge answer leaves the in-flight set too).
+  const clientLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectClientLine(l) });
+  const engineLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectEngineLine(l), onOversized: ({ head }) => inspectEngineLine(head) });
   let engineStarted = false;
 
   /** @param {Buffer} line */
@@ -111,24 +114,8 @@ export async function runShim(argv) {
     if (m && (line.includes('"result":') || line.includes('"error":'))) inflight.delete(m[1]);
   }
 
-  /** Splits a stream into lines, calling fn on each complete one. Returns the remainder.
-   * @param {Buffer} carry @param {Buffer} chunk @param {(l: Buffer) => void} fn */
-  function eachLine(carry, chunk, fn) {
-    let buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-    let start = 0;
-    for (;;) {
-      const nl = buf.indexOf(10, start);
-      if (nl === -1) break;
-      fn(buf.subarray(start, nl));
-      start = nl + 1;
-    }
-    const rest = buf.subarray(start);
-    // Do not hold on to a huge partial line just to inspect it: keep at most the head.
-    return rest.length > MAX_INSPECT_BYTES ? Buffer.from(rest.subarray(0, 0)) : Buffer.from(rest);
-  }
-
   process.stdin.on('data', (chunk) => {
-    partialIn = eachLine(partialIn, chunk, inspectClientLine);
+    clientLines.push(chunk);
     if (sock && !sock.destroyed && sock.readyState === 'open') sock.write(chunk);
     else queue.push(chunk);
   });
@@ -205,7 +192,7 @@ export async function runShim(argv) {
     queue = [];
     if (stdinEnded) s.end();
     s.on('data', (chunk) => {
-      partialOut = eachLine(partialOut, chunk, inspectEngineLine);
+      engineLines.push(chunk);
       process.stdout.write(chunk);
     });
     s.on('close', () => {
@@ -215,7 +202,7 @@ export async function runShim(argv) {
         return;
       }
       // The engine went away: answer what it will never answer, then find the next engine.
-      partialOut = Buffer.alloc(0);
+      engineLines.reset();
       for (const id of inflight) {
         process.stdout.write(
           `{"jsonrpc":"2.0","id":${id},"error":{"code":-32000,"message":"The Switchboard engine stopped during this request; it is restarting. Try again in a few seconds."}}\n`,

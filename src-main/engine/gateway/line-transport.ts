@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
+import { LineSplitter } from '../../shim/line-splitter.mjs';
 
 /** Largest single message accepted, in bytes (SPEC §5: 64 MB). */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -23,16 +24,14 @@ export class LineTransport implements Transport {
 
   readonly #stream: Duplex;
   readonly #max: number;
-  #chunks: Buffer[] = [];
-  #buffered = 0;
-  /** While true, bytes are dropped until the next newline (an oversized message). */
-  #discarding = false;
+  readonly #lines: LineSplitter;
   #closed = false;
   #pending: Buffer | undefined;
 
   constructor(stream: Duplex, opts: LineTransportOptions = {}) {
     this.#stream = stream;
     this.#max = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.#lines = new LineSplitter({ maxLineBytes: this.#max, onLine: (line) => this.#handleLine(line), onOversized: () => this.#oversized() });
     this.#pending = opts.initial && opts.initial.length > 0 ? opts.initial : undefined;
   }
 
@@ -49,43 +48,7 @@ export class LineTransport implements Transport {
   }
 
   #onData(chunk: Buffer): void {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, start);
-      if (nl === -1) break;
-      const piece = chunk.subarray(start, nl);
-      start = nl + 1;
-      if (this.#discarding) {
-        this.#discarding = false;
-        continue;
-      }
-      let line: Buffer;
-      if (this.#chunks.length > 0) {
-        this.#chunks.push(piece);
-        line = Buffer.concat(this.#chunks);
-        this.#chunks = [];
-        this.#buffered = 0;
-      } else {
-        line = piece;
-      }
-      if (line.length > this.#max) {
-        this.#oversized();
-        continue;
-      }
-      this.#handleLine(line);
-    }
-    if (start < chunk.length && !this.#discarding) {
-      const rest = chunk.subarray(start);
-      this.#buffered += rest.length;
-      if (this.#buffered > this.#max) {
-        this.#chunks = [];
-        this.#buffered = 0;
-        this.#discarding = true;
-        this.#oversized();
-      } else {
-        this.#chunks.push(Buffer.from(rest));
-      }
-    }
+    this.#lines.push(chunk);
   }
 
   #oversized(): void {

@@ -7,6 +7,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
+import { LineSplitter } from '../../shim/line-splitter.mjs';
 import type { ServerLog } from './server-log.ts';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -74,17 +75,16 @@ export class ChildStdioTransport implements Transport {
   #exit: ChildExit | undefined;
   #exited: Promise<void> | undefined;
   #closed = false;
-  // Incoming line assembly: chunks of the current line, without copying until it is complete.
-  #chunks: Buffer[] = [];
-  #bytes = 0;
-  // While > 0 we are skipping an oversized message; head/tail help find its request id.
-  #skipping = false;
-  #skipHead = '';
-  #skipTail = '';
+  readonly #lines: LineSplitter;
 
   constructor(opts: ChildStdioOptions) {
     this.#opts = opts;
     this.#maxBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#lines = new LineSplitter({
+      maxLineBytes: this.#maxBytes,
+      onLine: (line) => this.#onLine(line),
+      onOversized: ({ bytes, head, tail }) => this.#oversized(bytes, head.toString('utf8'), tail.toString('latin1')),
+    });
   }
 
   get pid(): number | undefined {
@@ -149,43 +149,10 @@ export class ChildStdioTransport implements Transport {
   }
 
   #onData(chunk: Buffer): void {
-    let start = 0;
-    while (start < chunk.length) {
-      const nl = chunk.indexOf(0x0a, start);
-      const end = nl === -1 ? chunk.length : nl;
-      const piece = chunk.subarray(start, end);
-      if (this.#skipping) this.#skipPiece(piece);
-      else if (this.#bytes + piece.length > this.#maxBytes) {
-        this.#skipping = true;
-        this.#skipHead = (this.#chunks[0] ?? piece).subarray(0, 512).toString('utf8');
-        this.#chunks = [];
-        this.#skipPiece(piece);
-      } else if (piece.length > 0) {
-        this.#chunks.push(piece);
-        this.#bytes += piece.length;
-      }
-      if (nl === -1) break;
-      this.#endLine();
-      start = nl + 1;
-    }
+    this.#lines.push(chunk);
   }
 
-  #skipPiece(piece: Buffer): void {
-    this.#bytes += piece.length;
-    this.#skipTail = (this.#skipTail + piece.subarray(Math.max(0, piece.length - 512)).toString('latin1')).slice(-512);
-  }
-
-  #endLine(): void {
-    if (this.#skipping) {
-      const size = this.#bytes;
-      this.#skipping = false;
-      this.#bytes = 0;
-      this.#oversized(size, this.#skipHead, this.#skipTail);
-      return;
-    }
-    const buf = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#bytes);
-    this.#chunks = [];
-    this.#bytes = 0;
+  #onLine(buf: Buffer): void {
     const line = buf.toString('utf8').replace(/\r$/, '');
     if (line.trim() === '') return;
     let message: JSONRPCMessage | undefined;
