@@ -21,12 +21,20 @@ const TOKEN_SHAPES = new RegExp(
   'g',
 );
 const BEARER = /\b(Bearer|Basic|token)(\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
+// The password of a URL's user info (`postgres://admin:PASS@db`), whatever its length: a
+// connection string in a plain config value or echoed in an error carries it in the clear.
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:"'<>]*:)([^\s/?#@"'<>]+)@/gi;
+// A query parameter named like a secret (`?api_key=…`, `&access_token=…`, `&sig=…`).
+// The name must end in the word, so `?design=…` or `?author=…` stay.
+const SECRET_PARAM = /([?&;](?:[\w.-]*?(?:token|secret|passw(?:or)?d|pwd|api[-_]?key|access[-_]?key|auth|signature|credentials?)|(?:[\w.-]*[_.-])?(?:sig|key|pass))=)([^&#\s"'<>]+)/gi;
 
 /** Replaces every occurrence of a secret (also JSON- or URL-encoded) and every token-shaped string by "[redacted]". */
 export function redactSecrets(value: string, secrets: readonly string[]): string {
   const known = compile(secrets);
   let out = known ? value.replace(known, REDACTED) : value;
   out = out.replace(TOKEN_SHAPES, REDACTED);
+  out = out.replace(URL_PASSWORD, (_m, head: string) => `${head}${REDACTED}@`);
+  out = out.replace(SECRET_PARAM, (_m, head: string) => `${head}${REDACTED}`);
   return out.replace(BEARER, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
 }
 
@@ -54,7 +62,9 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   return walk(value) as T;
 }
 
-const TOKEN_KEY = /token|secret|passw|pwd|api[-_]?key|auth|cookie|credential|session|private/i;
+// Names of env variables and headers whose values are secrets: …TOKEN, …SECRET, …PASSWORD,
+// …KEY (API_KEY, STRIPE_KEY, X-Api-Key, ACCESS_KEY_ID), AUTHORIZATION, cookies, DSNs.
+const TOKEN_KEY = /token|secret|passw|pwd|pass$|api[-_]?key|(?:^|[_.-])key(?:$|[_.-])|[a-z]key$|auth|cookie|credential|session|private|signature|dsn/i;
 
 /**
  * Whether a plain `env` or `headers` value (one not taken from the secret store) should be
@@ -67,16 +77,34 @@ export function looksLikeToken(key: string, value: string): boolean {
   return v.length >= 16 && !/\s/.test(v) && /[A-Za-z]/.test(v) && /\d/.test(v) && !/^[./~]|:\/\//.test(v);
 }
 
-/** The values of an `env` or `headers` map that `looksLikeToken`, with any auth scheme ("Bearer …") also taken off. */
+/**
+ * The values of an `env` or `headers` map that `looksLikeToken`, with any auth scheme
+ * ("Bearer …") also taken off; and, from any value, the passwords of URLs in it
+ * (`DB_URL=postgres://admin:PASS@db`) and secret-named query parameters (`?api_key=…`).
+ */
 export function tokenLikeValues(values: Record<string, string> | undefined): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(values ?? {})) {
-    if (typeof v !== 'string' || !looksLikeToken(k, v)) continue;
+    if (typeof v !== 'string') continue;
+    for (const m of v.matchAll(URL_PASSWORD)) pushSecret(out, m[2]!);
+    for (const m of v.matchAll(SECRET_PARAM)) pushSecret(out, m[2]!);
+    if (!looksLikeToken(k, v)) continue;
     out.push(v);
     const m = /^\s*[A-Za-z]+\s+(\S+)\s*$/.exec(v);
     if (m && m[1]!.length >= MIN_SECRET_LENGTH) out.push(m[1]!);
   }
   return out;
+}
+
+/** Adds a secret found inside a value, and its percent-decoded form when that differs. */
+function pushSecret(out: string[], s: string): void {
+  if (s.length >= MIN_SECRET_LENGTH) out.push(s);
+  try {
+    const decoded = decodeURIComponent(s);
+    if (decoded !== s && decoded.length >= MIN_SECRET_LENGTH) out.push(decoded);
+  } catch {
+    // Not percent-encoded text.
+  }
 }
 
 /** The secrets a store was given, or none when its provider fails (token shapes are still redacted). */

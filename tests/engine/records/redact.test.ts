@@ -66,3 +66,31 @@ describe('tokenLikeValues', () => {
     expect(looksLikeToken('API_KEY', 'abc')).toBe(false);
   });
 });
+
+// Issue 11, item 14: secrets inside plain config values.
+describe('secrets embedded in plain values', () => {
+  it('takes the password of a URL in any env or header value, and secret-named query parameters', () => {
+    const found = tokenLikeValues({
+      DB_URL: 'postgres://admin:s3cr%40t@db.internal:5432/app',
+      CACHE: 'redis://:hunter2pw@cache:6379',
+      WEBHOOK: 'https://hooks.example.com/in?channel=x&api_key=AbC123xyz&design=blue',
+      PLAIN: 'https://example.com/docs',
+    });
+    expect(found).toEqual(expect.arrayContaining(['s3cr%40t', 's3cr@t', 'hunter2pw', 'AbC123xyz']));
+    expect(found).not.toContain('blue');
+    expect(found.some((v) => v.includes('example.com/docs'))).toBe(false);
+  });
+
+  it('calls the values of keys named …KEY, …PASS or AUTHORIZATION secrets', () => {
+    for (const k of ['STRIPE_KEY', 'ACCESS_KEY_ID', 'X-Api-Key', 'SMTP_PASS', 'Authorization', 'SENTRY_DSN', 'OPENAI_APIKEY', 'private-key'])
+      expect(looksLikeToken(k, 'plainvalue'), k).toBe(true);
+    for (const k of ['KEYBOARD_LAYOUT', 'MODE', 'AUTHOR_NAME_X'.replace('AUTH', 'WRIT')]) expect(looksLikeToken(k, 'plainvalue'), k).toBe(false);
+  });
+
+  it('redacts a URL password and secret query values by shape, even ones it was never told about and shorter than 4', () => {
+    const text = 'connect failed: postgres://admin:pw@db:5432/app; GET https://api.test/v1?key=abcd&page=2&access_token=zz9&design=blue';
+    expect(redactSecrets(text, [])).toBe('connect failed: postgres://admin:[redacted]@db:5432/app; GET https://api.test/v1?key=[redacted]&page=2&access_token=[redacted]&design=blue');
+    // A URL with a user and no password, and ordinary e-mail-like text, stay as they are.
+    expect(redactSecrets('ssh://git@github.com/x and mail bob@example.com at 10:30', [])).toBe('ssh://git@github.com/x and mail bob@example.com at 10:30');
+  });
+});
