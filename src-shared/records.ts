@@ -54,6 +54,15 @@ export interface RunRecord {
   budgets: ResolvedBudgets;
   /** Size of the result text handed back to the client, in characters. */
   resultChars?: number;
+  /**
+   * Set instead of `result` when the result was too large to keep whole: its JSON text cut as
+   * the client was shown it (at most `budgets.maxResultChars`, and the history's own cap).
+   */
+  resultText?: string;
+  /** With `resultText`: characters of the whole result's JSON, before the cut. */
+  resultFullChars?: number;
+  /** Set when `calls` lists only the first calls: how many the run made. */
+  callCount?: number;
 }
 
 /** Filters the history browser and `runs` accept. */

@@ -2,6 +2,8 @@
 import type { RunQuery, RunRecord } from '../../../src-shared/records.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
+import { currentSecrets, redactSecrets } from './redact.ts';
+import { capRunRecord } from './run-record-caps.ts';
 import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
 
 /** Default cap of the runs folder, in bytes (200 MB). */
@@ -17,11 +19,15 @@ export class RunStore {
   }
 
   static open(dir: string, opts: RunStoreOptions = {}): RunStore {
+    const basics = storeBasics<RunRecord>(opts, DEFAULT_RUNS_MAX_BYTES);
+    const redactAll = basics.prepare!;
     const log = SegmentLog.open<RunRecord>(dir, {
-      ...storeBasics<RunRecord>(opts, DEFAULT_RUNS_MAX_BYTES),
+      ...basics,
+      // Capped before it is stored: one run cannot take more than MAX_RUN_RECORD_BYTES of the history.
+      prepare: (r) => capRunRecord(r, (s) => redactSecrets(s, currentSecrets(opts)), redactAll),
       tags: ['profile', 'client', 'outcome'],
       index: (r) => ({ id: r.id, time: timeOf(r.time), tags: [r.profile, r.client, r.error?.kind ?? 'ok'] }),
-      searchText: (r) => [r.code, resultText(r.result), r.error?.message ?? ''],
+      searchText: (r) => [r.code, r.resultText ?? resultText(r.result), r.error?.message ?? ''],
     });
     return new RunStore(log);
   }
@@ -31,7 +37,7 @@ export class RunStore {
     return newRecordId();
   }
 
-  /** Stores a finished run (redacted). Never throws. */
+  /** Stores a finished run (redacted, and capped by RUN_RECORD_CAPS). Never throws. */
   append(rec: RunRecord): void {
     this.#log.append(rec);
   }

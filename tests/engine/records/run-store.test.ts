@@ -95,3 +95,67 @@ describe('RunStore', () => {
     expect(onDisk).not.toContain('ghp_');
   });
 });
+
+// Issue 11, item 6: one run cannot flood the history.
+describe('RunStore caps each record', () => {
+  it('keeps what the client got of a 10 M character result, with its true size, so 24 such runs evict nothing', async () => {
+    const { MAX_RUN_RECORD_BYTES } = await import('../../../src-main/engine/records/run-record-caps.ts');
+    const big = RunStore.open(path.join(dir, 'big'), { maxBytes: 200 * 1024 * 1024 });
+    try {
+      for (let i = 0; i < 50; i++) big.append(makeRun(i));
+      const huge = 'x'.repeat(10_000_000);
+      for (let i = 50; i < 74; i++) big.append(makeRun(i, { result: huge, code: 'c'.repeat(500_000), logs: Array.from({ length: 70_000 }, () => ({ level: 'log' as const, text: '' })) }));
+      expect(big.count()).toBe(74);
+      expect(big.get(makeRun(0).id)).toEqual(makeRun(0));
+      const r = big.get(makeRun(60).id)!;
+      expect(r.result).toBeUndefined();
+      expect(r.resultFullChars).toBe(JSON.stringify(huge).length);
+      expect(r.resultText!.startsWith('"xxx')).toBe(true);
+      expect(r.resultText!.length).toBeLessThan(24_000 + 200); // the client's default cut, plus a note
+      expect(r.resultText).toMatch(/result cut at 24000 of 10000002 characters/);
+      expect(r.code.length).toBeLessThan(70_000);
+      expect(r.logs.length).toBeLessThanOrEqual(1_002);
+      const bytes = readdirSync(path.join(dir, 'big')).reduce((n, f) => n + readFileSync(path.join(dir, 'big', f)).length, 0);
+      expect(bytes).toBeLessThan(74 * MAX_RUN_RECORD_BYTES);
+    } finally {
+      big.dispose();
+    }
+  });
+
+  it('keeps a small result as a value, lists only the first calls with their count, and cuts a long error', () => {
+    const calls = Array.from({ length: 5_000 }, (_, k) => ({ server: 's', tool: 't', start: k, duration: 1, outcome: 'ok' as const }));
+    store.append(makeRun(1, { calls }));
+    store.append(makeRun(2, { kind: 'runtime', error: { kind: 'runtime', message: 'e'.repeat(100_000) } }));
+    const r1 = store.get(makeRun(1).id)!;
+    expect(r1.result).toEqual({ count: 1 });
+    expect(r1.calls).toHaveLength(256);
+    expect(r1.callCount).toBe(5_000);
+    expect(store.get(makeRun(2).id)!.error!.message.length).toBeLessThan(4_200);
+  });
+
+  it('redacts a secret that straddles a cut whole: no prefix of it survives', () => {
+    const secret = 'Zq7-very-secret-value-123';
+    const s = RunStore.open(path.join(dir, 'sec'), { secrets: () => [secret] });
+    try {
+      // JSON of the result: `"` + pad + secret…; the cut at 24,000 falls inside the secret.
+      const result = 'p'.repeat(24_000 - 1 - 10) + secret + 'q'.repeat(50_000);
+      s.append(makeRun(1, { result, code: 'c'.repeat(65_536 - 5) + secret }));
+      const line = readdirSync(path.join(dir, 'sec')).filter((f) => f.endsWith('.ndjson')).map((f) => readFileSync(path.join(dir, 'sec', f), 'utf8')).join('');
+      expect(line).not.toContain(secret.slice(0, 10));
+    } finally {
+      s.dispose();
+    }
+  });
+
+  it('stores a run whose result cannot be serialised, saying why', () => {
+    let deep: unknown[] = [];
+    const root = deep;
+    for (let k = 0; k < 20_000; k++) {
+      const next: unknown[] = [];
+      deep.push(next);
+      deep = next;
+    }
+    store.append(makeRun(1, { result: root }));
+    expect(store.get(makeRun(1).id)!.resultText).toMatch(/could not be stored/);
+  });
+});
