@@ -125,6 +125,8 @@ export interface ImportServerPreview {
   transport?: 'http' | 'sse';
   /** Names only: values are copied as they are but not shown. */
   envKeys?: string[];
+  /** Env variables that change what code the command loads (NODE_OPTIONS, LD_PRELOAD…), with their values: shown and flagged. */
+  codeLoadingEnv?: { name: string; value: string }[];
   headerKeys?: string[];
   disabled?: boolean;
 }

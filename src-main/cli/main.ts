@@ -1,6 +1,7 @@
 // `switchboard` command line (SPEC §4): global flags, then one module per command.
 import { resolveHome, defaultHome } from '../engine/home.ts';
 import { toErrorData, SwitchboardError } from '../../src-shared/errors.ts';
+import { terminalSafe } from '../../src-shared/terminal-text.ts';
 import { createCliContext } from './cli-context.ts';
 import type { CliContext } from './context.ts';
 
@@ -66,8 +67,10 @@ export async function main(argv: string[]): Promise<number> {
       throw err;
     });
   }
-  const out = (s: string) => void process.stdout.write(s);
-  const err = (s: string) => void process.stderr.write(s);
+  // Every line the CLI prints may quote outside data (names from a client's file, server
+  // errors, model output): control characters are escaped on the way out, newlines kept.
+  const out = (s: string) => void process.stdout.write(terminalSafe(s, { multiline: true }));
+  const err = (s: string) => void process.stderr.write(terminalSafe(s, { multiline: true }));
   try {
     const { home: homeFlag, rest } = extractHome(argv);
     const [command, ...args] = rest;

@@ -5,6 +5,7 @@ import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import type { AuditEntry } from '../../../src-shared/records.ts';
+import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('audit', args, {
@@ -38,7 +39,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (entries.length === 0) ctx.stdout('No tool calls recorded yet.\n');
   for (const e of entries) {
     ctx.stdout(
-      `${e.time}  ${e.outcome.padEnd(9)} ${`${e.server}.${e.tool}`.padEnd(36)} ${String(e.durationMs).padStart(6)} ms  ${e.profile} · ${e.client}${e.runId ? ` · run ${e.runId}` : ''}\n`,
+      `${t(e.time)}  ${t(e.outcome).padEnd(9)} ${t(`${e.server}.${e.tool}`).padEnd(36)} ${String(e.durationMs).padStart(6)} ms  ${t(e.profile)} · ${t(e.client)}${e.runId ? ` · run ${t(e.runId)}` : ''}\n`,
     );
   }
   return 0;

@@ -2,6 +2,7 @@
 import { runDoctor } from '../../engine/clients/doctor.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
+import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('doctor', args, { json: { type: 'boolean' } });
@@ -12,20 +13,20 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     return failing ? 1 : 0;
   }
   const out: string[] = [`Config: ${r.configFile}`];
-  for (const p of r.configProblems) out.push(`  problem: ${p}`);
+  for (const p of r.configProblems) out.push(`  problem: ${t(p)}`);
   out.push('', 'Servers (local commands, resolved as the engine runs them):');
   if (r.servers.length === 0) out.push('  (none)');
   for (const s of r.servers) {
     const mark = s.ok ? 'ok  ' : s.disabled ? 'off ' : 'FAIL';
-    out.push(`  ${mark} ${s.name}: ${s.command}${s.resolved ? ` → ${s.resolved}` : ''}${s.disabled ? ' (disabled)' : ''}`);
-    if (s.node) out.push(`       node: ${s.node.path ?? 'not found'}${s.node.version ? ` (${s.node.version})` : ''}`);
-    for (const a of s.advice) out.push(`       ${a}`);
+    out.push(`  ${mark} ${t(s.name)}: ${t(s.command)}${s.resolved ? ` → ${t(s.resolved)}` : ''}${s.disabled ? ' (disabled)' : ''}`);
+    if (s.node) out.push(`       node: ${t(s.node.path ?? 'not found')}${s.node.version ? ` (${t(s.node.version)})` : ''}`);
+    for (const a of s.advice) out.push(`       ${t(a)}`);
   }
   out.push('', 'Clients:');
   for (const c of r.clients) {
     const state = c.installed ? (c.profiles.length ? `connected: ${c.profiles.join(', ')}` : 'installed, not connected') : 'not installed';
-    out.push(`  ${c.id.padEnd(15)} ${state}`, `  ${''.padEnd(15)} ${c.path}`);
-    if (c.problem) out.push(`  ${''.padEnd(15)} problem: ${c.problem}`);
+    out.push(`  ${c.id.padEnd(15)} ${t(state)}`, `  ${''.padEnd(15)} ${t(c.path)}`);
+    if (c.problem) out.push(`  ${''.padEnd(15)} problem: ${t(c.problem)}`);
   }
   ctx.stdout(out.join('\n') + '\n');
   return failing ? 1 : 0;

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { validateConfigText } from '../../../src-shared/config/validate.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import { assertInstalled, connectorFromArgs } from '../../engine/clients/client-lookup.ts';
 import { describeServer, planImport } from '../../engine/clients/import.ts';
 import { applyImport } from '../../engine/clients/import-apply.ts';
@@ -35,11 +36,13 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const clientServers = await c.readServers();
   const plan = planImport(clientServers, await existingServers(ctx.home), c.spec.bareUrlTransport);
 
-  const lines: string[] = [`${c.displayName}: ${c.configPath()}`];
+  // Names and reasons come from the client's file: escaped (terminalSafe), never raw.
+  const t = terminalSafe;
+  const lines: string[] = [`${c.displayName}: ${t(c.configPath())}`];
   for (const item of plan.items) {
-    if (item.action === 'add') lines.push(`  + ${item.name}${item.name !== item.clientName ? ` (was "${item.clientName}")` : ''}: ${describeServer(item.config)}`);
-    else if (item.action === 'duplicate') lines.push(`  = ${item.clientName}: already in config.json as "${item.existing}"`);
-    else lines.push(`  ! ${item.clientName}: skipped, ${item.reason}`);
+    if (item.action === 'add') lines.push(`  + ${t(item.name)}${item.name !== item.clientName ? ` (was ${t(JSON.stringify(item.clientName))})` : ''}: ${describeServer(item.config)}`);
+    else if (item.action === 'duplicate') lines.push(`  = ${t(item.clientName)}: already in config.json as "${t(item.existing)}"`);
+    else lines.push(`  ! ${t(item.clientName)}: skipped, ${t(item.reason)}`);
   }
   if (plan.items.length === 0) lines.push('  (no servers besides Switchboard\'s own entries)');
   const count = Object.keys(plan.toAdd).length;

@@ -6,6 +6,7 @@ import { RunStore } from '../../engine/records/run-store.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
+import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseFlags('runs', args, {
@@ -43,7 +44,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     if (runs.length === 0) ctx.stdout('No runs yet. Code-mode profiles record every execute here.\n');
     for (const r of runs) {
       ctx.stdout(
-        `${r.id}  ${r.time}  ${(r.error ? r.error.kind : 'ok').padEnd(8)} ${String(r.durationMs).padStart(6)} ms  ${String(r.calls.length).padStart(3)} calls  ${r.profile} · ${r.client}\n`,
+        `${r.id}  ${r.time}  ${(r.error ? r.error.kind : 'ok').padEnd(8)} ${String(r.durationMs).padStart(6)} ms  ${String(r.calls.length).padStart(3)} calls  ${t(r.profile)} · ${t(r.client)}\n`,
       );
     }
     return 0;
@@ -54,12 +55,14 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 }
 
 function printRun(ctx: CliContext, r: RunRecord): void {
-  ctx.stdout(`Run ${r.id} · ${r.time} · ${r.profile} · ${r.client} · ${r.durationMs} ms\n\nCode:\n${r.code}\n`);
+  ctx.stdout(`Run ${t(r.id)} · ${t(r.time)} · ${t(r.profile)} · ${t(r.client)} · ${r.durationMs} ms\n\nCode:\n${r.code}\n`);
   if (r.logs.length) ctx.stdout(`\nLogs:\n${r.logs.map((l) => (l.level === 'log' ? l.text : `[${l.level}] ${l.text}`)).join('\n')}\n`);
   if (r.calls.length) {
     ctx.stdout('\nCalls:\n');
-    for (const c of r.calls) ctx.stdout(`  +${c.start} ms  ${c.server}.${c.tool}  ${c.duration} ms  ${c.outcome}\n`);
+    for (const c of r.calls) ctx.stdout(`  +${c.start} ms  ${t(c.server)}.${t(c.tool)}  ${c.duration} ms  ${t(c.outcome)}\n`);
   }
-  if (r.error) ctx.stdout(`\nError: ${r.error.kind}: ${r.error.message}\n`);
+  if (r.callCount !== undefined) ctx.stdout(`  … ${r.callCount - r.calls.length} more calls not kept in the history\n`);
+  if (r.error) ctx.stdout(`\nError: ${t(r.error.kind)}: ${r.error.message}\n`);
+  else if (r.resultText !== undefined) ctx.stdout(`\nResult (as the client got it${r.resultFullChars !== undefined ? `; ${r.resultFullChars} characters in full` : ''}):\n${r.resultText}\n`);
   else ctx.stdout(`\nResult:\n${JSON.stringify(r.result, null, 2)}\n`);
 }

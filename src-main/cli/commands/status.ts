@@ -6,6 +6,7 @@ import { homePaths } from '../../engine/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
+import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('status', args, { json: { type: 'boolean' } });
@@ -29,21 +30,21 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   ctx.stdout(`Home: ${report.home}\n`);
   ctx.stdout(`Config: ${report.config.valid ? 'valid' : 'has problems'} (${report.config.file})\n`);
   for (const p of report.config.problems) {
-    ctx.stdout(`  ${p.path || '(file)'}${p.line ? ` line ${p.line}, column ${p.column}` : ''}: ${p.message}\n`);
+    ctx.stdout(`  ${t(p.path || '(file)')}${p.line ? ` line ${p.line}, column ${p.column}` : ''}: ${t(p.message)}\n`);
   }
   const servers = Object.entries(report.servers);
   if (servers.length) ctx.stdout('Servers:\n');
   for (const [name, s] of servers) {
-    ctx.stdout(`  ${name.padEnd(20)} ${s.state.padEnd(15)} ${String(s.tools).padStart(4)} tools${s.lastError ? `  — ${s.lastError}` : ''}\n`);
+    ctx.stdout(`  ${t(name).padEnd(20)} ${t(s.state).padEnd(15)} ${String(s.tools).padStart(4)} tools${s.lastError ? `  — ${t(s.lastError)}` : ''}\n`);
     if (s.changedTools?.length) {
-      ctx.stdout(`  ${''.padEnd(20)} ${s.changedTools.length} changed tool(s) withheld: ${s.changedTools.join(', ')} — review, then \`switchboard approve ${name}\`\n`);
+      ctx.stdout(`  ${''.padEnd(20)} ${s.changedTools.length} changed tool(s) withheld: ${s.changedTools.map((n) => t(n)).join(', ')} — review, then \`switchboard approve ${t(name)}\`\n`);
     }
-    if (s.auth.state === 'needs-sign-in') ctx.stdout(`  ${''.padEnd(20)} needs you to sign in: \`switchboard login ${name}\`\n`);
+    if (s.auth.state === 'needs-sign-in') ctx.stdout(`  ${''.padEnd(20)} needs you to sign in: \`switchboard login ${t(name)}\`\n`);
   }
   const profiles = Object.entries(report.profiles);
   if (profiles.length) ctx.stdout('Profiles:\n');
   for (const [name, p] of profiles) {
-    ctx.stdout(`  ${name.padEnd(20)} ${p.surface.padEnd(6)} ${p.servers.join(', ')}${p.url ? `  ${p.url}` : ''}\n`);
+    ctx.stdout(`  ${t(name).padEnd(20)} ${t(p.surface).padEnd(6)} ${p.servers.map((n) => t(n)).join(', ')}${p.url ? `  ${t(p.url)}` : ''}\n`);
   }
   return 0;
 }

@@ -8,7 +8,7 @@ import { assertInstalled, assertKnownProfile } from './client-lookup.ts';
 import { readClientState } from './client-state.ts';
 import { getConnector, listConnectors, type Connector, type ConnectorOptions } from './connector.ts';
 import { applyImport, defaultImportProfile, withProfileServers, withServers } from './import-apply.ts';
-import { planImport } from './import.ts';
+import { codeLoadingEnv, planImport } from './import.ts';
 import { defaultShimEntry } from './shim-entry.ts';
 
 export interface ClientControlDeps extends ConnectorOptions {
@@ -38,6 +38,8 @@ export function previewServer(c: ServerConfig): ImportServerPreview {
     out.args = c.args ?? [];
     if (c.cwd) out.cwd = c.cwd;
     if (c.env) out.envKeys = Object.keys(c.env);
+    const loading = codeLoadingEnv(c.env);
+    if (loading.length) out.codeLoadingEnv = loading;
   } else {
     out.url = c.url;
     out.transport = c.transport ?? 'http';

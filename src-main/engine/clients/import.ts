@@ -2,6 +2,7 @@
 // would add to config.json: our own entries skipped, duplicates skipped, name clashes suffixed.
 import { isDeepStrictEqual } from 'node:util';
 import { SERVER_NAME_RE, ServerConfig } from '../../../src-shared/config/schema.ts';
+import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import { ENTRY_PREFIX } from './connector.ts';
 
 export type ImportItem =
@@ -101,16 +102,59 @@ export function planImport(
   return { items, toAdd };
 }
 
-/** One line per server as the dry run shows it: exact command and args, secret values hidden. */
+// Variables that change what code a process loads or runs before its own: preloaded libraries,
+// interpreter options and module paths, shell startup files. A client's file that sets one can
+// run anything under any command line, so the dry run shows their values and flags them.
+const CODE_LOADING_ENV = new Set([
+  'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'ELECTRON_RUN_AS_NODE',
+  'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONINSPECT',
+  'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'PERL5DB', 'RUBYOPT', 'RUBYLIB',
+  'BASH_ENV', 'ENV', 'ZDOTDIR', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS',
+  'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH',
+  'GIT_SSH_COMMAND', 'GIT_EXEC_PATH', 'PATH', 'PATHEXT', 'COMSPEC',
+]);
+const CODE_LOADING_PREFIXES = ['LD_', 'DYLD_'];
+
+/** Whether an env variable changes how code loads (NODE_OPTIONS, LD_PRELOAD, DYLD_*, PYTHONPATH…). */
+export function isCodeLoadingEnv(name: string): boolean {
+  const n = name.toUpperCase(); // Windows names are case-insensitive
+  return CODE_LOADING_ENV.has(n) || CODE_LOADING_PREFIXES.some((p) => n.startsWith(p));
+}
+
+/** The code-loading variables of an env map, with their values (a secret reference is named, not resolved). */
+export function codeLoadingEnv(env: ServerConfig['env']): { name: string; value: string }[] {
+  const out: { name: string; value: string }[] = [];
+  for (const [name, v] of Object.entries(env ?? {})) {
+    if (!isCodeLoadingEnv(name)) continue;
+    out.push({ name, value: typeof v === 'string' ? v : `{ "secret": ${JSON.stringify((v as { secret?: unknown }).secret)} }` });
+  }
+  return out;
+}
+
+/** Quotes outside text for one line of the dry run: JSON string form, every control character escaped. */
+function quoted(s: string): string {
+  return terminalSafe(JSON.stringify(s));
+}
+
+/**
+ * One line per server as the dry run shows it: exact command and args, secret values hidden,
+ * code-loading env values shown and flagged. Every piece of the client's text is escaped, so a
+ * crafted name or URL cannot rewrite what the terminal shows.
+ */
 export function describeServer(c: ServerConfig): string {
   const parts: string[] = [];
   if (c.command !== undefined) {
-    parts.push(`command ${JSON.stringify(c.command)}`, `args ${JSON.stringify(c.args ?? [])}`);
-    if (c.cwd) parts.push(`cwd ${JSON.stringify(c.cwd)}`);
-    if (c.env) parts.push(`env ${Object.keys(c.env).join(', ')} (values copied as they are, not shown)`);
+    parts.push(`command ${quoted(c.command)}`, `args [${(c.args ?? []).map(quoted).join(',')}]`);
+    if (c.cwd) parts.push(`cwd ${quoted(c.cwd)}`);
+    if (c.env) {
+      const loading = codeLoadingEnv(c.env);
+      const others = Object.keys(c.env).filter((k) => !isCodeLoadingEnv(k));
+      for (const l of loading) parts.push(`WARNING env ${terminalSafe(l.name)}=${quoted(l.value)} changes what code the command loads`);
+      if (others.length) parts.push(`env ${others.map((k) => terminalSafe(k)).join(', ')} (values copied as they are, not shown)`);
+    }
   } else {
-    parts.push(`url ${c.url}`, `transport ${c.transport ?? 'http'}`);
-    if (c.headers) parts.push(`headers ${Object.keys(c.headers).join(', ')} (values copied as they are, not shown)`);
+    parts.push(`url ${terminalSafe(c.url ?? '')}`, `transport ${c.transport ?? 'http'}`);
+    if (c.headers) parts.push(`headers ${Object.keys(c.headers).map((k) => terminalSafe(k)).join(', ')} (values copied as they are, not shown)`);
   }
   if (c.disabled) parts.push('disabled');
   return parts.join('; ');
