@@ -27,12 +27,35 @@ export function formatConfigPath(path: readonly PropertyKey[]): string {
   return path.map((p) => String(p)).join('.');
 }
 
+/** Own-property read: `__proto__`, `constructor` and the like are keys like any other, never inherited. */
+function ownChild(node: object, seg: PathSegment): { found: boolean; value?: unknown } {
+  if (!Object.prototype.hasOwnProperty.call(node, seg)) return { found: false };
+  return { found: true, value: (node as Record<PropertyKey, unknown>)[seg] };
+}
+
+/** Own-property write: `obj.__proto__ = v` would replace the prototype instead of setting a key. */
+function putOwn(node: object, seg: PathSegment, value: unknown): void {
+  Object.defineProperty(node, seg, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** A list is addressed by index only: `servers.__proto__` or `servers.x` would break the list. */
+function listIndex(seg: PathSegment, list: readonly unknown[], forWrite: boolean): number {
+  const i = typeof seg === 'number' ? seg : NaN;
+  if (!Number.isInteger(i) || i < 0 || i > list.length || (!forWrite && i === list.length)) {
+    throw new ConfigPathError(
+      `"${String(seg)}" is not a position in this list (it has ${list.length} item${list.length === 1 ? '' : 's'}); use an index from 0 to ${forWrite ? list.length : list.length - 1}, or set the whole list`,
+    );
+  }
+  return i;
+}
+
 export function getAtPath(root: unknown, path: readonly PathSegment[]): { found: boolean; value?: unknown } {
   let cur: unknown = root;
   for (const seg of path) {
     if (cur === null || typeof cur !== 'object') return { found: false };
-    if (!Object.prototype.hasOwnProperty.call(cur, seg)) return { found: false };
-    cur = (cur as Record<PropertyKey, unknown>)[seg];
+    const r = ownChild(cur, seg);
+    if (!r.found) return { found: false };
+    cur = r.value;
   }
   return { found: true, value: cur };
 }
@@ -40,11 +63,15 @@ export function getAtPath(root: unknown, path: readonly PathSegment[]): { found:
 /** Returns a copy of `root` with `value` at `path`, creating objects on the way. */
 export function setAtPath(root: unknown, path: readonly PathSegment[], value: unknown): unknown {
   if (path.length === 0) return value;
-  const [head, ...rest] = path;
-  const base: Record<PropertyKey, unknown> | unknown[] =
-    root !== null && typeof root === 'object' ? (Array.isArray(root) ? [...root] : { ...root }) : {};
-  const child = (base as Record<PropertyKey, unknown>)[head as PropertyKey];
-  (base as Record<PropertyKey, unknown>)[head as PropertyKey] = setAtPath(child, rest, value);
+  const [head, ...rest] = path as [PathSegment, ...PathSegment[]];
+  if (Array.isArray(root)) {
+    const copy = [...root];
+    const i = listIndex(head, copy, true);
+    copy[i] = setAtPath(copy[i], rest, value);
+    return copy;
+  }
+  const base: Record<PropertyKey, unknown> = root !== null && typeof root === 'object' ? { ...root } : {};
+  putOwn(base, head, setAtPath(ownChild(base, head).value, rest, value));
   return base;
 }
 
@@ -52,16 +79,17 @@ export function setAtPath(root: unknown, path: readonly PathSegment[], value: un
 export function unsetAtPath(root: unknown, path: readonly PathSegment[]): { value: unknown; removed: boolean } {
   if (path.length === 0) return { value: undefined, removed: true };
   if (root === null || typeof root !== 'object') return { value: root, removed: false };
-  const [head, ...rest] = path;
+  const [head, ...rest] = path as [PathSegment, ...PathSegment[]];
   if (!Object.prototype.hasOwnProperty.call(root, head as PropertyKey)) return { value: root, removed: false };
   if (Array.isArray(root)) {
     const copy = [...root];
+    const i = listIndex(head, copy, false);
     if (rest.length === 0) {
-      copy.splice(Number(head), 1);
+      copy.splice(i, 1);
       return { value: copy, removed: true };
     }
-    const r = unsetAtPath(copy[Number(head)], rest);
-    copy[Number(head)] = r.value;
+    const r = unsetAtPath(copy[i], rest);
+    copy[i] = r.value;
     return { value: copy, removed: r.removed };
   }
   const copy: Record<PropertyKey, unknown> = { ...(root as Record<PropertyKey, unknown>) };
@@ -70,6 +98,6 @@ export function unsetAtPath(root: unknown, path: readonly PathSegment[]): { valu
     return { value: copy, removed: true };
   }
   const r = unsetAtPath(copy[head as PropertyKey], rest);
-  copy[head as PropertyKey] = r.value;
+  putOwn(copy, head, r.value);
   return { value: copy, removed: r.removed };
 }

@@ -136,7 +136,7 @@ export class ConfigStore {
   async set(configPath: string, value: unknown): Promise<void> {
     const segments = toSegments(configPath);
     if (value === undefined) throw new SwitchboardError('bad-request', 'A config value is needed; to remove a setting use unset.');
-    await this.#write((raw) => setAtPath(raw, segments, value));
+    await this.#write((raw) => asPathError(() => setAtPath(raw, segments, value)));
   }
 
   /** Removes `path`; resolves to false (and writes nothing) when it was not there. */
@@ -145,7 +145,7 @@ export class ConfigStore {
     if (segments.length === 0) throw new SwitchboardError('bad-path', 'Name the setting to remove, for example servers.github.');
     let removed = false;
     await this.#write((raw) => {
-      const r = unsetAtPath(raw, segments);
+      const r = asPathError(() => unsetAtPath(raw, segments));
       removed = r.removed;
       return r.value;
     });
@@ -225,14 +225,19 @@ export class ConfigStore {
   // --- reading ---
 
   async #load(): Promise<Loaded> {
-    let text: string | null;
+    let bytes: Buffer;
     try {
-      text = await this.#adapter.read();
+      bytes = await readFile(this.#file);
     } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
       const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       return { kind: 'invalid', text: '', problems: [{ path: '', message: `config.json cannot be read (${reason}); check its permissions` }] };
     }
-    if (text === null) return { kind: 'missing' };
+    // Decoding invalid UTF-8 would turn the bad bytes into U+FFFD, and the next save would
+    // write that over the user's file: such a file is a problem to fix, never data to keep.
+    const decoded = decodeUtf8(bytes);
+    if ('problem' in decoded) return { kind: 'invalid', text: decoded.lossy, problems: [decoded.problem] };
+    const text = decoded.text;
     const result = validateConfigText(text);
     return result.ok ? { kind: 'valid', text, config: result.config, raw: result.raw } : { kind: 'invalid', text, problems: result.problems };
   }
@@ -345,6 +350,72 @@ export class ConfigStore {
     if (text === this.#seenText) return;
     if (this.#disposed) return;
     await this.#adopt(loaded, true);
+  }
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The file's text, or a problem naming the line and column of the first byte that is not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): { text: string } | { problem: ConfigProblem; lossy: string } {
+  try {
+    return { text: STRICT_UTF8.decode(bytes) };
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    const before = Buffer.from(bytes.buffer, bytes.byteOffset, at).toString('utf8');
+    const lines = before.split('\n');
+    const line = lines.length;
+    const column = lines.at(-1)!.length + 1;
+    return {
+      lossy: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+      problem: {
+        path: '',
+        line,
+        column,
+        message: `config.json is not valid UTF-8 (byte ${at}, line ${line}, column ${column}); save it as UTF-8 — Switchboard will not rewrite it until then`,
+      },
+    };
+  }
+}
+
+/** Offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    // Lead byte → number of continuation bytes and the allowed range of the first of them
+    // (which rules out overlong forms, surrogates and code points past U+10FFFF).
+    let n: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) n = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 2;
+      if (c === 0xe0) lo = 0xa0;
+      if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3;
+      if (c === 0xf0) lo = 0x90;
+      if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= n; k++) {
+      const d = b[i + k];
+      if (d === undefined || d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += n + 1;
+  }
+  return b.length;
+}
+
+function asPathError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ConfigPathError) throw new SwitchboardError('bad-path', `${err.message}. Nothing was written.`);
+    throw err;
   }
 }
 

@@ -304,3 +304,61 @@ describe('ConfigStore: live reload', () => {
     expect(Object.keys(store.config.servers)).toEqual(['alpha']);
   });
 });
+
+// Issue 11, item 15: names that are Object.prototype's, and bytes that are not UTF-8.
+describe('ConfigStore against prototype names and bad bytes', () => {
+  it('refuses a list position that is not an index, with a clear error, and writes nothing', async () => {
+    writeJson(VALID);
+    const store = await open();
+    const before = readFileSync(file);
+    for (const p of ['profiles.main.servers.__proto__', 'profiles.main.servers.constructor', 'profiles.main.servers.length', '/profiles/main/servers/x', 'profiles.main.servers.5']) {
+      const err = await refusal(store.set(p, ['alpha']));
+      expect(err.code, p).toBe('bad-path');
+      expect(err.message).toMatch(/is not a position in this list \(it has 1 item\); use an index from 0 to 1, or set the whole list\. Nothing was written\./);
+    }
+    await refusal(store.unset('profiles.main.servers.__proto__')).catch(() => undefined);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(store.config.profiles.main?.servers).toEqual(['alpha']);
+    // An index still works.
+    await store.set('profiles.main.servers.0', 'alpha');
+  });
+
+  it('treats __proto__ and constructor as plain keys of an object, never as its prototype', async () => {
+    writeJson(VALID);
+    const store = await open();
+    const err = await refusal(store.set('servers.__proto__', { command: 'node' }));
+    expect(err.code).toBe('invalid-config'); // an invalid server name, said as such
+    await store.set('servers.constructor', { command: 'node', args: ['c.js'] });
+    expect(store.get('servers.constructor')).toEqual({ found: true, value: { command: 'node', args: ['c.js'] } });
+    expect(store.get('servers.toString')).toEqual({ found: false });
+    expect(JSON.parse(readFileSync(file, 'utf8')).servers.constructor).toEqual({ command: 'node', args: ['c.js'] });
+    expect(Object.getPrototypeOf(store.get('servers').value)).toBe(Object.prototype);
+  });
+
+  it('refuses config.json with invalid UTF-8 as a problem with its line, keeps the last good config and never rewrites the file', async () => {
+    writeJson(VALID);
+    const store = await open();
+    // "ü" in Latin-1 (0xFC) inside a string on line 3.
+    const bad = Buffer.concat([Buffer.from('{\n  "servers": { "alpha": { "command": "node", "args": ["m'), Buffer.from([0xfc]), Buffer.from('nchen.js"] } },\n  "profiles": { "main": { "servers": ["alpha"] } }\n}\n')]);
+    writeFileSync(file, bad);
+    const err = await refusal(store.set('profiles.main.surface', 'code'));
+    expect(err.code).toBe('invalid-config');
+    expect(err.problems?.[0]).toMatchObject({ line: 2, column: 57 });
+    expect(err.message).toMatch(/not valid UTF-8 \(byte 58, line 2, column 57\)/);
+    expect(store.status.valid).toBe(false);
+    expect(store.config.servers.alpha?.args).toEqual(['a.js']);
+    expect(readFileSync(file).equals(bad)).toBe(true);
+    // A fresh start on that file also refuses it and serves the last good copy.
+    const again = await open();
+    expect(again.status.problems[0]?.message).toMatch(/not valid UTF-8/);
+    expect(again.config.servers.alpha?.args).toEqual(['a.js']);
+    expect(readFileSync(file).equals(bad)).toBe(true);
+  });
+
+  it('accepts every well-formed UTF-8 text (BOM, 4-byte characters) as before', async () => {
+    writeFileSync(file, '\ufeff' + JSON.stringify({ ...VALID, servers: { alpha: { command: 'node', args: ['😀€ü'] } } }));
+    const store = await open();
+    expect(store.status.valid).toBe(true);
+    expect(store.config.servers.alpha?.args).toEqual(['😀€ü']);
+  });
+});
