@@ -132,3 +132,55 @@ function readShellPath(): Promise<string> {
     );
   });
 }
+
+// --- Running a .cmd/.bat server on Windows ---
+//
+// Node refuses to spawn .cmd/.bat files without a shell (CVE-2024-27980), so they run as
+// `cmd.exe /d /s /c "<line>"`. cmd.exe does not know `\"`: it toggles its quote state at every
+// `"`, so an argument like `"&calc.exe` would end the quoted text and run calc (the "BatBadBut"
+// class). The rules used here (those of cross-spawn, after https://qntm.org/cmd):
+//   1. quote each argument for the program's own argv parser (MSVCRT rules: backslashes before
+//      a `"` are doubled and the `"` is written `\"`; trailing backslashes are doubled);
+//   2. then put `^` before every cmd.exe metacharacter, quotes included, so cmd.exe treats the
+//      whole line as literal text and never sees a quote it would toggle on;
+//   3. do that twice for the arguments: the batch file hands them on through `%*` / `%1`, and
+//      cmd.exe parses that expansion once more (npm's .cmd shims all do this);
+//   4. `%` is escaped as `^%`: with the caret in the way, `%PATH%` names the variable `PATH^`,
+//      which does not exist, so it is left as text and the caret then removed.
+// Control characters (newlines above all: cmd.exe ends the command at one) cannot be passed
+// through cmd.exe safely at all, so an argument with one is refused.
+
+/** cmd.exe's metacharacters (with the space and the quote), each escaped with `^`. */
+const CMD_META = /([()\][%!^"`<>&|;, *?])/g;
+
+/** Why an argument cannot go through cmd.exe, or undefined when it can. */
+export function cmdArgProblem(arg: string): string | undefined {
+  const bad = /[\u0000-\u001f]/.exec(arg);
+  if (!bad) return undefined;
+  return `it contains a control character (U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}${bad[0] === '\n' ? ', a newline' : bad[0] === '\r' ? ', a carriage return' : ''}), which cmd.exe cannot pass on safely`;
+}
+
+function cmdEscapeArg(arg: string, times: number): string {
+  let s = arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1');
+  s = `"${s}"`;
+  for (let i = 0; i < times; i++) s = s.replace(CMD_META, '^$1');
+  return s;
+}
+
+/**
+ * The arguments for `spawn(comspec, …, { windowsVerbatimArguments: true })` that run a .cmd or
+ * .bat `command` with `args` exactly. Throws with a clear message for an argument that cannot
+ * be passed safely.
+ */
+export function cmdShellArgs(command: string, args: readonly string[]): string[] {
+  for (const [i, a] of [command, ...args].entries()) {
+    const problem = cmdArgProblem(a);
+    if (problem) {
+      throw new Error(
+        `${i === 0 ? 'The command' : `Argument ${i}`} ${JSON.stringify(a)} cannot be given to a .cmd/.bat server: ${problem}. Remove it from the server's args, or run the program the .cmd starts directly.`,
+      );
+    }
+  }
+  const line = [command.replace(CMD_META, '^$1'), ...args.map((a) => cmdEscapeArg(a, 2))].join(' ');
+  return ['/d', '/s', '/c', `"${line}"`];
+}

@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
 import { LineSplitter } from '../../shim/line-splitter.mjs';
+import { cmdShellArgs } from './command-resolve.ts';
 import type { ServerLog } from './server-log.ts';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -102,7 +103,7 @@ export class ChildStdioTransport implements Transport {
     // Node refuses to spawn .cmd/.bat without a shell (CVE-2024-27980); npm's shims are .cmd files.
     const viaCmd = win && /\.(cmd|bat)$/i.test(command);
     const child = viaCmd
-      ? spawn(env.COMSPEC ?? env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', `"${[command, ...args].map(winQuote).join(' ')}"`], {
+      ? spawn(env.COMSPEC ?? env.ComSpec ?? 'cmd.exe', cmdShellArgs(command, args), {
           env,
           cwd,
           stdio: ['pipe', 'pipe', 'pipe'],
@@ -259,9 +260,4 @@ function matchId(text: string, re: RegExp): string | number | undefined {
   } catch {
     return undefined;
   }
-}
-
-function winQuote(arg: string): string {
-  if (arg !== '' && !/[\s"^&|<>()%!]/.test(arg)) return arg;
-  return `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"`;
 }
