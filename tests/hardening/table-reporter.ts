@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 import type { HardeningMeta } from './hardening-case.ts';
 
-interface Row {
+export interface Row {
   name: string;
   category: string;
   outcome: string;
@@ -20,17 +20,12 @@ export default class HardeningTableReporter implements Reporter {
     const rows: Row[] = [];
     for (const m of modules) {
       for (const t of m.children.allTests()) {
+        const tag = /^\[(attack|fault|load)\]\s*/.exec(t.name);
         const meta = (t.meta() as HardeningMeta).hardening;
-        if (!meta) continue;
+        // A case that never ran its body (a failed beforeAll) has no meta but still counts.
+        if (!meta && !tag) continue;
         const state = t.result().state;
-        rows.push({
-          name: t.name.replace(/^\[\w+\]\s*/, ''),
-          category: meta.category,
-          outcome: state === 'passed' ? 'pass' : state === 'failed' ? 'FAIL' : state,
-          tried: meta.tally.tried,
-          held: meta.tally.held,
-          notes: (meta.tally.notes ?? []).join('; '),
-        });
+        rows.push(tallyRow(t.name.replace(/^\[\w+\]\s*/, ''), meta?.category ?? tag![1]!, state, meta));
       }
     }
     if (!rows.length) return;
@@ -46,8 +41,31 @@ export default class HardeningTableReporter implements Reporter {
     out.push(`attacks tried ${sum('attack', (r) => r.tried)}, refused ${sum('attack', (r) => r.held)}`);
     out.push(`faults injected ${sum('fault', (r) => r.tried)}, survived ${sum('fault', (r) => r.held)}`);
     out.push(`requests under load ${sum('load', (r) => r.tried)}, lost or crossed ${sum('load', (r) => r.tried - r.held)}`);
-    out.push(`cases ${rows.length}: ${rows.filter((r) => r.outcome === 'pass').length} passed, ${rows.filter((r) => r.outcome === 'FAIL').length} failed`);
+    out.push(`cases tried ${rows.length}, held ${rows.filter((r) => r.outcome === 'pass').length}, failed ${rows.filter((r) => r.outcome === 'FAIL').length}`);
     process.stdout.write(out.join('\n') + '\n');
     if (process.env.HARDENING_REPORT) writeFileSync(process.env.HARDENING_REPORT, JSON.stringify(rows, null, 2) + '\n');
   }
+}
+
+/**
+ * One table row. Tried and held come from the case's own counters, except that a case that did
+ * not pass never shows every attempt held: its failure is at least one attempt tried and not
+ * held, even when it threw between counting one as tried and counting it as held, or before
+ * counting anything.
+ */
+export function tallyRow(name: string, category: string, state: string, meta: HardeningMeta['hardening'] | undefined): Row {
+  const ran = state !== 'skipped' && state !== 'pending';
+  const passed = state === 'passed' && meta?.failed !== true;
+  let tried = meta?.tally.tried ?? 0;
+  const held = Math.min(meta?.tally.held ?? 0, tried);
+  if (ran && !passed && held >= tried) tried = held + 1;
+  const failures = meta?.failures?.length ? [`not held: ${meta.failures.map((f) => f.split('\n')[0]).join(' | ')}`] : [];
+  return {
+    name,
+    category,
+    outcome: passed ? 'pass' : ran ? 'FAIL' : state,
+    tried,
+    held,
+    notes: [...(meta?.tally.notes ?? []), ...failures].join('; '),
+  };
 }
