@@ -8,20 +8,22 @@ import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import { assertInstalled, connectorFromArgs } from '../../engine/clients/client-lookup.ts';
 import { describeServer, planImport } from '../../engine/clients/import.ts';
 import { applyImport } from '../../engine/clients/import-apply.ts';
+import { decodeUtf8 } from '../../engine/config/store.ts';
 import { homePaths } from '../../engine/home.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 
 async function existingServers(home: string): Promise<Record<string, ServerConfig>> {
   const file = homePaths(home).config;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw err;
   }
-  const v = validateConfigText(text);
+  const decoded = decodeUtf8(bytes);
+  const v: ReturnType<typeof validateConfigText> = 'problem' in decoded ? { ok: false, problems: [decoded.problem] } : validateConfigText(decoded.text);
   if (!v.ok) {
     throw new SwitchboardError('invalid-config', `${file} has problems, so Switchboard cannot tell which servers it already has. Fix them first:`, v.problems);
   }

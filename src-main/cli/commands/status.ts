@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { StatusReport } from '../../../src-shared/api.ts';
 import { validateConfigText } from '../../../src-shared/config/validate.ts';
+import { decodeUtf8 } from '../../engine/config/store.ts';
 import { homePaths } from '../../engine/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
@@ -51,13 +52,16 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 
 /** What status can say without an engine: config.json's validity and its servers and profiles. */
 function offlineStatus(file: string, home: string): StatusReport {
-  let text: string | undefined;
+  let bytes: Buffer | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch {
-    text = undefined;
+    bytes = undefined;
   }
-  const v = text === undefined ? undefined : validateConfigText(text);
+  // Read as the engine reads it: bytes that are not UTF-8 are a problem, not U+FFFD.
+  const decoded = bytes === undefined ? undefined : decodeUtf8(bytes);
+  const v: ReturnType<typeof validateConfigText> | undefined =
+    decoded === undefined ? undefined : 'problem' in decoded ? { ok: false, problems: [decoded.problem] } : validateConfigText(decoded.text);
   const report: StatusReport = {
     pid: null,
     version: '',
