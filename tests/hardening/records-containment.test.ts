@@ -83,6 +83,9 @@ describe('the run history under a flood', () => {
         expect(run.result).toBeUndefined();
         expect(run.resultFullChars).toBe(10_000_002);
         expect(run.resultText!.length).toBeLessThan(24_200);
+        const shown = cli(home, ['runs', 'show', run.id]);
+        expect(shown.code, shown.stderr).toBe(0);
+        expect(shown.stdout).toContain('Result (as the client got it; 10000002 characters in full):\n"xxx');
       });
       await tally.attempt('the history folder stays small', async () => {
         const bytes = dirBytes(homePaths(home).runsDir);
