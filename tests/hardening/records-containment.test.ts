@@ -171,7 +171,7 @@ describe('terminal output quoting outside data', () => {
 });
 
 describe('framing', () => {
-  hardeningCase('attack', '100,000 € through `switchboard exec` arrive whole, and a request cut inside its characters is read whole', async (tally) => {
+  hardeningCase('attack', '100,000 € through `switchboard exec` arrive whole, a request cut inside its characters is read whole, a 65 MB control line is refused', async (tally) => {
     const home = makeHome({
       servers: { basic: fixtureServer('basic.mjs') },
       profiles: { code: { servers: ['basic'], surface: 'code', budgets: { maxSourceBytes: 1_000_000, maxResultChars: 500_000 } } },
@@ -209,6 +209,29 @@ describe('framing', () => {
       const text = await reply;
       sock.destroy();
       expect(JSON.parse(text).result.text).toBe('Result:\n"€ü😀€ü😀€ü😀"');
+    });
+    await tally.attempt('a control line over 64 MB is refused with a clear error and the connection goes on', async () => {
+      const sock = net.createConnection(homePaths(home).socket);
+      await new Promise((res, rej) => sock.once('connect', res).once('error', rej));
+      const lines: string[] = [];
+      let buf = Buffer.alloc(0);
+      sock.on('data', (d: Buffer) => {
+        buf = Buffer.concat([buf, d]);
+        let nl: number;
+        while ((nl = buf.indexOf(10)) >= 0) {
+          lines.push(buf.subarray(0, nl).toString('utf8'));
+          buf = buf.subarray(nl + 1);
+        }
+      });
+      sock.write(JSON.stringify({ kind: 'control', v: 1 }) + '\n');
+      const mb = Buffer.alloc(1024 * 1024, 0x78);
+      for (let i = 0; i < 65; i++) if (!sock.write(mb)) await new Promise((res) => sock.once('drain', res));
+      sock.write('\n' + JSON.stringify({ id: 2, method: 'status', params: {} }) + '\n');
+      const t0 = Date.now();
+      while (lines.length < 2 && Date.now() - t0 < 30_000) await new Promise((res) => setTimeout(res, 20));
+      sock.destroy();
+      expect(JSON.parse(lines[0]!)).toMatchObject({ id: -1, error: { code: 'bad-request', message: expect.stringMatching(/larger than 64 MB was dropped/) } });
+      expect(JSON.parse(lines[1]!)).toMatchObject({ id: 2, result: { pid: expect.any(Number) } });
     });
   }, 120_000);
 });
