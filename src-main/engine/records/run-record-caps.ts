@@ -2,15 +2,15 @@
 // characters (the client got 24,000) must not take 10 MB of the 200 MB history and evict every
 // earlier run. The record keeps what the client was shown, and the true size of what was cut.
 import { MAX_LOG_BYTES } from '../../../src-shared/config/budgets.ts';
-import { capLogs } from '../../../src-shared/codemode/result-text.ts';
+import { MAX_LOG_ENTRIES, capLogs } from '../../../src-shared/codemode/result-text.ts';
 import type { LogLine, RunRecord } from '../../../src-shared/records.ts';
 
 /** What one run record keeps at most, field by field. */
 export const RUN_RECORD_CAPS = {
   /** Characters of code (the default `maxSourceBytes` budget is 65,536 bytes). */
   codeChars: 65_536,
-  /** Console lines, and their bytes (the seed's 64 KB of logs). */
-  logLines: 1_000,
+  /** Console lines (the sandbox's own cap, plus its note that output was dropped), and their bytes (the seed's 64 KB of logs). */
+  logLines: MAX_LOG_ENTRIES + 1,
   logBytes: MAX_LOG_BYTES,
   /** Characters of the result's JSON (the client's default cut is 24,000). */
   resultChars: 32_000,
