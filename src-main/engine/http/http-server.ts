@@ -12,6 +12,7 @@ import type { Engine } from '../engine.ts';
 import { APP_ROOT } from '../app-root.ts';
 import { BoundedEventStore } from './event-store.ts';
 import { uiBuildFor } from './ui-build.ts';
+import { MAX_MESSAGE_BYTES } from '../gateway/line-transport.ts';
 
 export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
 /** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */
@@ -170,6 +171,9 @@ export class HttpServer {
       sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: gateway.unknownProfileMessage(profile) } });
       return;
     }
+    // The SDK caps bodies at 4 MB by default; SPEC §5 allows 64 MB messages on every transport.
+    // A declared length over that is refused before a byte is read, with what to do about it.
+    if (Number(req.headers['content-length']) > MAX_MESSAGE_BYTES) return mcpTooLarge(res);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const entry = this.#mcp.get(sid);
@@ -192,6 +196,8 @@ export class HttpServer {
       eventStore: new BoundedEventStore(),
       // Tells clients how soon to reconnect when a stream closes (SSE `retry`), in ms.
       retryInterval: 1000,
+      // Chunked bodies carry no length: the transport stops reading past this and answers 413.
+      maxRequestBodySize: MAX_MESSAGE_BYTES,
       onsessioninitialized: (id) => {
         this.#mcp.set(id, { transport, profile, lastSeen: Date.now() });
       },
@@ -281,6 +287,16 @@ export class HttpServer {
 function unauthorized(res: ServerResponse): void {
   sendJson(res, 401, {
     error: { code: 'denied', message: 'Missing or wrong access token. Open the address `switchboard serve` printed (it carries the token).' },
+  });
+}
+
+function mcpTooLarge(res: ServerResponse): void {
+  const mb = MAX_MESSAGE_BYTES / (1024 * 1024);
+  res.setHeader('connection', 'close');
+  sendJson(res, 413, {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32000, message: `The request is larger than ${mb} MB, the largest MCP message Switchboard accepts; send less data per call (split it, or pass a file path instead of its contents).` },
   });
 }
 
