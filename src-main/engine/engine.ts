@@ -232,6 +232,13 @@ export class Engine {
       },
       settle: (servers, timeoutMs, signal) => this.supervisor.settle(servers, timeoutMs, signal),
       status: (s) => this.#serverStatus(s),
+      restart: (s) => {
+        const u = this.supervisor.get(s);
+        if (!u) return;
+        this.#log(`restarting ${s}: it holds roots of a client that no longer uses it alone`);
+        void u.restart();
+      },
+      rootsChanged: (s) => this.supervisor.get(s)?.rootsChanged(),
       unavailable: (s) => {
         const u = this.supervisor.get(s);
         if (!u) return `There is no server "${s}" in config.json.`;

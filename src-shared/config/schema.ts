@@ -31,6 +31,22 @@ export const OAuthClientConfig = z.looseObject({
 });
 export type OAuthClientConfig = z.infer<typeof OAuthClientConfig>;
 
+/** An absolute folder path: POSIX (`/srv/data`) or Windows (`C:\\data`, `\\\\host\\share`). */
+export function isAbsoluteFolderPath(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+}
+
+const AbsolutePath = z
+  .string({ error: 'expected an absolute folder path' })
+  .refine((p) => isAbsoluteFolderPath(p) && !p.includes('\0'), 'expected an absolute folder path, such as "/Users/me/projects"');
+
+/**
+ * Where a server's `roots/list` is answered from (SPEC §9): `"config"` (the default) answers its
+ * own `roots`; `"client"` relays the roots of the one client using the server, and only while
+ * that client is the only one.
+ */
+export const ROOTS_FROM = ['config', 'client'] as const;
+
 export const ServerConfig = z
   .looseObject({
     command: z.string().min(1, 'expected a command').optional(),
@@ -53,6 +69,8 @@ export const ServerConfig = z
     callTimeoutSec: positiveInt.optional(),
     disabled: z.boolean({ error: 'expected true or false' }).optional(),
     oauth: OAuthClientConfig.optional(),
+    roots: z.array(AbsolutePath, { error: 'expected an array of absolute folder paths' }).optional(),
+    rootsFrom: z.enum(ROOTS_FROM, { error: 'expected "config" or "client"' }).optional(),
   })
   .superRefine((s, ctx) => {
     if (s.command === undefined && s.url === undefined) {

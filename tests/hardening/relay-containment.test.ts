@@ -2,12 +2,17 @@
 // never steer a server other clients share, names that objects inherit cannot slip past tool
 // pinning, a profile's filters cover resources and prompts, and /mcp takes 64 MB messages.
 import { createHash } from 'node:crypto';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cleanupHomes, fixtureServer, makeHome } from '../helpers/home.ts';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { StatusReport } from '../../src-shared/api.ts';
+import { BIN, cleanupHomes, cli, fixtureServer, makeHome, referenceServer, waitFor } from '../helpers/home.ts';
 import { hardeningCase } from './hardening-case.ts';
 import { serveEngine } from './serve-engine.ts';
 
@@ -82,6 +87,106 @@ describe('/mcp message size', () => {
       await c.close();
     } finally {
       await engine.stop();
+    }
+  }, 120_000);
+});
+
+/** A real client over the real shim that declares roots and answers roots/list with `roots` (folders). */
+async function rootsClient(home: string, profile: string, roots: string[], name: string): Promise<{ client: Client; asked: () => number }> {
+  let asked = 0;
+  const client = new Client({ name, version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
+    asked++;
+    return { roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: path.basename(r) })) };
+  });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'shim', '--profile', profile, '--home', home], stderr: 'pipe' }));
+  return { client, asked: () => asked };
+}
+
+/** The text of a filesystem read, or undefined when the server refused it. */
+async function readText(client: Client, tool: string, file: string): Promise<string | undefined> {
+  const r = await client.callTool({ name: tool, arguments: { path: file } }).then((x) => x as CallToolResult, () => undefined);
+  if (!r || r.isError) return undefined;
+  return (r.content[0] as { text: string }).text;
+}
+
+function status(home: string): StatusReport {
+  return JSON.parse(cli(home, ['status', '--json']).stdout) as StatusReport;
+}
+
+describe('roots', () => {
+  hardeningCase('attack', "one client's roots never widen a shared server's folders for another client", async (tally) => {
+    const home = makeHome();
+    // realpath: the filesystem server compares resolved paths (tmp may be a symlink).
+    const base = realpathSync(home);
+    const allowed = path.join(base, 'allowed');
+    const allowed2 = path.join(base, 'allowed2');
+    const secret = path.join(base, 'client-a-home');
+    for (const d of [allowed, allowed2, secret]) mkdirSync(d);
+    writeFileSync(path.join(allowed, 'ok.txt'), 'shared notes');
+    writeFileSync(path.join(allowed2, 'ok2.txt'), 'more notes');
+    writeFileSync(path.join(secret, '.claude.json'), 'client A secrets');
+    writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({
+        servers: {
+          files: { ...referenceServer('filesystem', [allowed]), roots: [allowed] },
+          own: { ...referenceServer('filesystem', [allowed]), rootsFrom: 'client' },
+        },
+        profiles: { a: { servers: ['files'] }, b: { servers: ['files'] }, solo: { servers: ['own'] } },
+      }),
+    );
+    // Client A starts the engine through its shim; its roots are its whole home.
+    const a = await rootsClient(home, 'a', [secret], 'claude-code');
+    const b = await rootsClient(home, 'b', [allowed], 'cursor');
+    const clients = [a.client, b.client];
+    try {
+      await waitFor(async () => (await a.client.listTools()).tools.some((t) => t.name === 'files__read_text_file'), 20_000, 'filesystem tools');
+      // A is the most recently active client when the server asks for roots (a restart by a config change).
+      await a.client.callTool({ name: 'files__list_allowed_directories', arguments: {} });
+      const firstPid = status(home).servers.files!.pid;
+      expect(cli(home, ['config', 'set', 'servers.files.callTimeoutSec', '100']).code).toBe(0);
+      await waitFor(() => {
+        const st = status(home).servers.files;
+        return st?.state === 'ready' && st.pid !== firstPid;
+      }, 20_000, 'files to restart');
+      await new Promise((r) => setTimeout(r, 1000));
+
+      tally.tried++;
+      expect(await readText(b.client, 'files__read_text_file', path.join(secret, '.claude.json'))).toBeUndefined();
+      expect(await readText(a.client, 'files__read_text_file', path.join(secret, '.claude.json'))).toBeUndefined();
+      expect(await readText(b.client, 'files__read_text_file', path.join(allowed, 'ok.txt'))).toBe('shared notes');
+      expect(a.asked()).toBe(0);
+      tally.held++;
+
+      // A change of the configured roots reaches the running server (roots/list_changed), no restart.
+      const pid = status(home).servers.files!.pid;
+      expect(cli(home, ['config', 'set', 'servers.files.roots', JSON.stringify([allowed, allowed2])]).code).toBe(0);
+      expect(await waitFor(() => readText(b.client, 'files__read_text_file', path.join(allowed2, 'ok2.txt')), 15_000, 'the new root')).toBe('more notes');
+      expect(status(home).servers.files!.pid).toBe(pid);
+      expect(cli(home, ['config', 'set', 'servers.files.roots', '["relative/dir"]']).stderr).toMatch(/absolute folder path/);
+
+      // Opt-in: a server with "rootsFrom": "client" follows its one client's roots ...
+      const c = await rootsClient(home, 'solo', [secret], 'solo-client');
+      clients.push(c.client);
+      expect(await waitFor(() => readText(c.client, 'own__read_text_file', path.join(secret, '.claude.json')), 20_000, "the sole client's roots")).toBe('client A secrets');
+      // ... and forgets them (a restart) once a second client uses it.
+      const restarts = status(home).servers.own!.restarts;
+      const d = await rootsClient(home, 'solo', [allowed], 'second-client');
+      clients.push(d.client);
+      await waitFor(() => {
+        const st = status(home).servers.own;
+        return st?.state === 'ready' && st.restarts > restarts;
+      }, 20_000, 'own to restart');
+      await new Promise((r) => setTimeout(r, 1000));
+      tally.tried++;
+      expect(await readText(d.client, 'own__read_text_file', path.join(secret, '.claude.json'))).toBeUndefined();
+      expect(await readText(c.client, 'own__read_text_file', path.join(secret, '.claude.json'))).toBeUndefined();
+      expect(d.asked()).toBe(0);
+      expect(await readText(d.client, 'own__read_text_file', path.join(allowed, 'ok.txt'))).toBe('shared notes');
+      tally.held++;
+    } finally {
+      for (const cl of clients) await cl.close().catch(() => {});
     }
   }, 120_000);
 });

@@ -3,13 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ProfileConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
+import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
 import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
+import { RootsRouter } from './roots.ts';
 
 /** What the gateway needs of the upstream supervisor. */
 export interface UpstreamAccess extends CatalogSource {
@@ -28,6 +29,10 @@ export interface UpstreamAccess extends CatalogSource {
   settle(servers: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<string[]>;
   /** A server's status (with its changed tools withheld until approved), or undefined when it is not configured. */
   status(server: string): ServerStatus | undefined;
+  /** Restarts a server (it forgets the roots a client gave it). */
+  restart(server: string): void;
+  /** Sends `notifications/roots/list_changed` to a server. */
+  rootsChanged(server: string): void;
 }
 
 /**
@@ -71,12 +76,21 @@ export interface CallContext {
 export class Gateway {
   readonly #deps: GatewayDeps;
   #views = new Map<string, ProfileView>();
+  #servers = new Map<string, ServerConfig>();
   readonly sessions = new Set<ClientSession>();
   /** How long settle() waits for a profile's starting servers, in ms (tests shorten it). */
   settleWaitMs = SETTLE_WAIT_MS;
+  readonly #roots: RootsRouter<ClientSession>;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.#roots = new RootsRouter({
+      config: (server) => this.#servers.get(server),
+      servers: () => this.#servers.keys(),
+      users: (server) => [...this.sessions].filter((s) => s.view?.includes(server)),
+      restart: (server) => deps.upstream.restart(server),
+      rootsChanged: (server) => deps.upstream.rootsChanged(server),
+    });
   }
 
   get version(): string {
@@ -92,11 +106,13 @@ export class Gateway {
       if (!old || JSON.stringify(old.config) !== JSON.stringify(view.config)) changed.add(name);
     }
     this.#views = next;
+    this.#servers = new Map(Object.entries(config.servers));
     for (const s of this.sessions) {
       const view = next.get(s.profile);
       if (view) s.setView(view, changed.has(s.profile));
       else s.profileRemoved();
     }
+    this.#roots.audienceChanged();
   }
 
   /** A server's catalog changed: refresh the profiles over it and tell their clients. */
@@ -166,7 +182,13 @@ export class Gateway {
     }
     const session = new ClientSession({ id: randomUUID(), profile, view, gateway: this, transportKind: info.kind });
     this.sessions.add(session);
-    session.onclose = () => this.sessions.delete(session);
+    session.onclose = () => {
+      this.sessions.delete(session);
+      this.#roots.audienceChanged();
+    };
+    // Who uses which server decides whose roots a server may see (roots.ts).
+    session.server.oninitialized = () => this.#roots.audienceChanged();
+    this.#roots.audienceChanged();
     await session.connect(transport, info.resumeInitialize);
     return session;
   }
@@ -244,6 +266,8 @@ export class Gateway {
    * profile including it, else the gateway answers (no roots, declined).
    */
   async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, calls: unknown[] = []): Promise<unknown> {
+    // Roots never follow "whoever is active": see roots.ts.
+    if (request.method === 'roots/list') return this.#roots.answer(server, signal);
     // The upstream hands back the context of its calls in flight, oldest first.
     // On Streamable HTTP a request must name the client request it belongs to, or it goes to a
     // stream the client may not have opened.
@@ -256,6 +280,11 @@ export class Gateway {
     }
     if (target && target.accepts(request.method)) return target.forwardRequest(request, signal, origin?.requestId);
     return defaultAnswer(request);
+  }
+
+  /** A client changed its roots: servers that follow that client's roots ask again. */
+  clientRootsChanged(session: ClientSession): void {
+    this.#roots.clientRootsChanged(session);
   }
 
   /** Relays a notification of an upstream (logging, resources/updated) to its profiles' clients. */

@@ -17,6 +17,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
@@ -112,6 +113,7 @@ export class ClientSession {
 
   #install(): void {
     const s = this.server;
+    s.setNotificationHandler(RootsListChangedNotificationSchema, async () => this.#gateway.clientRootsChanged(this));
     s.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => {
       const view = await this.#settledView(extra.signal);
       this.#listed('tools');

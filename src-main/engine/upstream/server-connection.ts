@@ -36,6 +36,7 @@ import { RedactingServerLog } from '../trust/redacting-server-log.ts';
 import { ChildStdioTransport } from './stdio-transport.ts';
 import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
+import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 
 export interface ServerRequestExtra {
   /** Aborted when the server cancels its request or the connection ends. */
@@ -102,7 +103,7 @@ type CatalogKind = 'tools' | 'resources' | 'prompts';
 
 export class Upstream {
   readonly name: string;
-  readonly config: ServerConfig;
+  #config: ServerConfig;
   readonly #opts: UpstreamOptions;
   readonly #log: ServerLog;
   #state: ServerState;
@@ -132,13 +133,32 @@ export class Upstream {
 
   constructor(name: string, config: ServerConfig, opts: UpstreamOptions) {
     this.name = name;
-    this.config = config;
+    this.#config = config;
     this.#opts = opts;
     this.#log = new RedactingServerLog(path.join(opts.logsDir, `${name}.log`), opts.secretValues ?? (() => []), { maxBytes: opts.maxLogBytes });
     this.#state = config.disabled ? 'disabled' : 'starting';
     if (config.url !== undefined && opts.secrets) {
       this.#auth = new UpstreamAuth(name, config, opts.secrets, { resolveSecret: opts.resolveSecret, onChange: () => this.#notifyState() });
     }
+  }
+
+  get config(): ServerConfig {
+    return this.#config;
+  }
+
+  /**
+   * Takes a config that differs only in `roots` without a restart: the server is told
+   * `notifications/roots/list_changed` and asks for them again.
+   */
+  updateRoots(config: ServerConfig): void {
+    this.#config = config;
+    this.rootsChanged();
+  }
+
+  /** Tells a connected server its roots changed (it then sends roots/list). */
+  rootsChanged(): void {
+    if (!this.#initialized || !this.#client) return;
+    this.#client.sendRootsListChanged().catch((err: unknown) => this.#log.note(`could not send roots/list_changed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   get state(): ServerState {
@@ -561,7 +581,11 @@ export class Upstream {
     };
     client.setRequestHandler(CreateMessageRequestSchema, relay('sampling/createMessage') as never);
     client.setRequestHandler(ElicitRequestSchema, relay('elicitation/create') as never);
-    client.setRequestHandler(ListRootsRequestSchema, relay('roots/list') as never);
+    // Roots are answered from config.json unless the server opted in to its client's (roots.ts):
+    // a shared server must never be steered by whichever client happens to be connected.
+    const relayRoots = relay('roots/list');
+    client.setRequestHandler(ListRootsRequestSchema, (async (request: { params?: Record<string, unknown> }, extra: { signal: AbortSignal }) =>
+      followsClientRoots(this.#config) ? relayRoots(request, extra) : configuredRoots(this.#config)) as never);
     // A server may announce a change before it has even answered initialize (server-everything
     // does); the catalog fetched right after initialize covers those, so only later ones refresh.
     const onChanged = (kind: CatalogKind) => async () => {

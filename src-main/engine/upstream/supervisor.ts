@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import { isDeepStrictEqual } from 'node:util';
 import type { ServerStatus } from '../../../src-shared/api.ts';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
+import { differsOnlyInRoots } from '../gateway/roots.ts';
 import { answerWithoutClient, Upstream, type NotificationHandler, type ServerRequestHandler, type UpstreamOptions } from './server-connection.ts';
 
 export interface SupervisorOptions extends Omit<UpstreamOptions, 'onServerRequest' | 'onNotification' | 'onCatalog' | 'onState'> {
@@ -78,6 +79,10 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     for (const [name, config] of Object.entries(servers)) {
       const old = this.#upstreams.get(name);
       if (old && isDeepStrictEqual(old.config, config)) continue;
+      if (old && differsOnlyInRoots(old.config, config)) {
+        old.updateRoots(config);
+        continue;
+      }
       if (old) this.#stop(old);
       const up: Upstream = new Upstream(name, config, {
         ...this.#opts,

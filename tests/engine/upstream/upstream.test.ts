@@ -36,7 +36,8 @@ describe('Upstream with a well-behaved server', () => {
   it('relays progress, logging and server requests with the calls in flight', async () => {
     const notes: string[] = [];
     const asked: { method: string; calls: unknown[] }[] = [];
-    const up = s.upstream('basic', fixture('basic.mjs'), {
+    // Roots go to the client only for a server that opted in (SPEC §9); see the next test.
+    const up = s.upstream('basic', fixture('basic.mjs', { rootsFrom: 'client' }), {
       onNotification: (server, n) => notes.push(`${server}:${n.method}`),
       onServerRequest: async (_server, req, extra) => {
         asked.push({ method: req.method, calls: extra.calls });
@@ -58,6 +59,21 @@ describe('Upstream with a well-behaved server', () => {
     expect(text(await up.callTool({ name: 'roots', arguments: {} }))).toContain('file:///tmp/x');
     expect(asked[0]).toEqual({ method: 'sampling/createMessage', calls: ['client-A'] });
     expect(asked.map((a) => a.method)).toEqual(['sampling/createMessage', 'elicitation/create', 'roots/list']);
+  });
+
+  it("answers roots/list from the server's own config unless it opted in to its client's, and announces changes", async () => {
+    const asked: string[] = [];
+    const up = s.upstream('basic', fixture('basic.mjs', { roots: ['/srv/shared'] }), {
+      onServerRequest: async (_server, req) => {
+        asked.push(req.method);
+        return { roots: [{ uri: 'file:///home/someone', name: 'someone' }] };
+      },
+    });
+    await up.waitReady(15_000);
+    expect(JSON.parse(text(await up.callTool({ name: 'roots', arguments: {} })))).toEqual([{ uri: 'file:///srv/shared', name: 'shared' }]);
+    up.updateRoots({ ...up.config, roots: ['/srv/a', '/srv/b'] });
+    expect(text(await up.callTool({ name: 'roots', arguments: {} }))).toContain('file:///srv/b');
+    expect(asked).toEqual([]);
   });
 
   it('refreshes the tool catalog on tools/list_changed', async () => {

@@ -31,6 +31,20 @@ describe('config validation', () => {
     if (r.ok) expect(r.raw.mine).toBe(true);
   });
 
+  it('takes only absolute folder paths as a server\'s roots, and "config" or "client" as rootsFrom', () => {
+    const ok = { servers: { a: { command: 'x', roots: ['/srv/data', 'C:\\Users\\me', '\\\\host\\share'], rootsFrom: 'client' } }, profiles: {} };
+    expect(problems(ok)).toEqual([]);
+    expect(problems({ servers: { a: { command: 'x', roots: ['relative/dir', '~/x', ''], rootsFrom: 'anyone' } }, profiles: {} })).toEqual([
+      { path: 'servers.a.roots.0', message: 'expected an absolute folder path, such as "/Users/me/projects"' },
+      { path: 'servers.a.roots.1', message: 'expected an absolute folder path, such as "/Users/me/projects"' },
+      { path: 'servers.a.roots.2', message: 'expected an absolute folder path, such as "/Users/me/projects"' },
+      { path: 'servers.a.rootsFrom', message: 'expected "config" or "client"' },
+    ]);
+    expect(problems({ servers: { a: { command: 'x', roots: '/srv' } }, profiles: {} })).toEqual([
+      { path: 'servers.a.roots', message: 'expected an array of absolute folder paths' },
+    ]);
+  });
+
   it('gives the line and column of a syntax error', () => {
     const r = validateConfigText('{\n  "servers": {\n    "a": { "command": "x", }\n  }\n}\n');
     expect(r.ok).toBe(false);
