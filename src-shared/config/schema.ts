@@ -106,6 +106,10 @@ export const ProfileConfig = z.looseObject({
   surface: z.enum(['tools', 'code'], { error: 'expected "tools" or "code"' }).optional(),
   budgets: Budgets.optional(),
   tools: z.record(z.string(), ToolFilter).optional(),
+  /** Per server, allow/deny globs over resource URIs (and template URIs); `*` spans `/`. */
+  resources: z.record(z.string(), ToolFilter).optional(),
+  /** Per server, allow/deny globs over the server's own prompt names. */
+  prompts: z.record(z.string(), ToolFilter).optional(),
   namespace: z.boolean({ error: 'expected true or false' }).optional(),
 });
 export type ProfileConfig = z.infer<typeof ProfileConfig>;
@@ -120,6 +124,14 @@ export type SwitchboardConfig = z.infer<typeof SwitchboardConfig>;
 export interface CrossProblem {
   path: (string | number)[];
   message: string;
+}
+
+/**
+ * A record's own entry: name-keyed tables (servers, profiles, filters) must never answer with
+ * what every object inherits (`constructor`, `toString`, …).
+ */
+export function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -148,13 +160,15 @@ export function crossProblems(raw: unknown): CrossProblem[] {
     const seen = new Set<unknown>();
     list.forEach((s, i) => {
       if (typeof s !== 'string') return;
-      if (!(s in servers)) out.push({ path: ['profiles', pname, 'servers', i], message: `unknown server "${s}"; add it under "servers" first` });
+      if (!Object.hasOwn(servers, s)) out.push({ path: ['profiles', pname, 'servers', i], message: `unknown server "${s}"; add it under "servers" first` });
       if (seen.has(s)) out.push({ path: ['profiles', pname, 'servers', i], message: `"${s}" is listed twice` });
       seen.add(s);
     });
-    if (isObject(p.tools)) {
-      for (const s of Object.keys(p.tools)) {
-        if (!list.includes(s)) out.push({ path: ['profiles', pname, 'tools', s], message: `"${s}" is not one of this profile's servers` });
+    for (const kind of ['tools', 'resources', 'prompts'] as const) {
+      const filters = p[kind];
+      if (!isObject(filters)) continue;
+      for (const s of Object.keys(filters)) {
+        if (!list.includes(s)) out.push({ path: ['profiles', pname, kind, s], message: `"${s}" is not one of this profile's servers` });
       }
     }
     if (p.namespace === false && list.length !== 1) {

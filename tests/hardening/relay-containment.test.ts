@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusReport } from '../../src-shared/api.ts';
-import { BIN, cleanupHomes, cli, fixtureServer, makeHome, referenceServer, waitFor } from '../helpers/home.ts';
+import { BIN, cleanupHomes, cli, fixtureServer, makeHome, referenceServer, shimClient, waitFor } from '../helpers/home.ts';
 import { hardeningCase } from './hardening-case.ts';
 import { serveEngine } from './serve-engine.ts';
 
@@ -187,6 +187,64 @@ describe('roots', () => {
       tally.held++;
     } finally {
       for (const cl of clients) await cl.close().catch(() => {});
+    }
+  }, 120_000);
+});
+
+describe('profile filters over resources and prompts', () => {
+  hardeningCase('attack', 'a server whose tools are all denied lists and reads no resources, templates or prompts', async (tally) => {
+    const home = makeHome({
+      servers: { everything: referenceServer('everything') },
+      profiles: {
+        open: { servers: ['everything'] },
+        off: { servers: ['everything'], tools: { everything: { deny: ['*'] } } },
+        picked: { servers: ['everything'], tools: { everything: { deny: ['*'] } }, resources: {}, prompts: {} },
+      },
+    });
+    const open = await shimClient(home, 'open');
+    const clients = [open];
+    try {
+      const all = await waitFor(async () => {
+        const r = (await open.listResources()).resources;
+        return r.length > 1 ? r : undefined;
+      }, 30_000, 'everything resources');
+      const templates = (await open.listResourceTemplates()).resourceTemplates;
+      const prompts = (await open.listPrompts()).prompts;
+      expect(templates.length).toBeGreaterThan(0);
+      expect(prompts.length).toBeGreaterThan(0);
+      const [first, second] = all as [(typeof all)[0], (typeof all)[0]];
+      const prompt = prompts[0]!.name.replace(/^everything__/, '');
+
+      // Only the listed resource and prompt, set while the engine runs (config set → list_changed).
+      const set = (p: string, v: unknown) => expect(cli(home, ['config', 'set', p, JSON.stringify(v)]).code).toBe(0);
+      set('profiles.picked.resources', { everything: { allow: [first.uri] } });
+      set('profiles.picked.prompts', { everything: { allow: [prompt] } });
+
+      const off = await shimClient(home, 'off');
+      const picked = await shimClient(home, 'picked');
+      clients.push(off, picked);
+      const refused = (p: Promise<unknown>) => p.then(() => false, (e: Error) => /not available|offers the resource|Unknown prompt/.test(e.message));
+
+      tally.tried++;
+      expect((await off.listTools()).tools).toEqual([]);
+      expect((await off.listResources()).resources).toEqual([]);
+      expect((await off.listResourceTemplates()).resourceTemplates).toEqual([]);
+      expect((await off.listPrompts()).prompts).toEqual([]);
+      expect(await refused(off.readResource({ uri: first.uri }))).toBe(true);
+      expect(await refused(off.getPrompt({ name: prompts[0]!.name, arguments: {} }))).toBe(true);
+      tally.held++;
+
+      tally.tried++;
+      await waitFor(async () => (await picked.listResources()).resources.length === 1, 10_000, 'the picked resource');
+      expect((await picked.listResources()).resources.map((r) => r.uri)).toEqual([first.uri]);
+      expect((await picked.listResourceTemplates()).resourceTemplates).toEqual([]);
+      expect((await picked.listPrompts()).prompts.map((p) => p.name)).toEqual([prompts[0]!.name]);
+      expect((await picked.readResource({ uri: first.uri })).contents.length).toBeGreaterThan(0);
+      expect(await refused(picked.readResource({ uri: second.uri }))).toBe(true);
+      expect(await refused(picked.subscribeResource({ uri: second.uri }))).toBe(true);
+      tally.held++;
+    } finally {
+      for (const c of clients) await c.close().catch(() => {});
     }
   }, 120_000);
 });

@@ -1,10 +1,10 @@
 // What one profile exposes right now: computed from its config and its servers' live catalogs,
 // rebuilt when either changes, and shared by every client session of that profile.
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { resolveBudgets, type ProfileConfig, type ResolvedBudgets } from '../../../src-shared/config/schema.ts';
+import { ownEntry, resolveBudgets, type ProfileConfig, type ResolvedBudgets } from '../../../src-shared/config/schema.ts';
 import { exposedToolNames } from '../../../src-shared/names.ts';
 import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
-import { compileToolFilter, type ToolPredicate } from './tool-filter.ts';
+import { compileServerFilters, type ToolPredicate } from './tool-filter.ts';
 import { codeSurfaceTools } from '../codemode/code-tools.ts';
 
 export interface CatalogSource {
@@ -29,7 +29,7 @@ export class ProfileView {
   readonly config: ProfileConfig;
   readonly surface: 'tools' | 'code';
   readonly budgets: ResolvedBudgets;
-  readonly #filters = new Map<string, ToolPredicate>();
+  readonly #filters = new Map<string, { tools: ToolPredicate; resources: ToolPredicate; prompts: ToolPredicate }>();
   readonly #source: CatalogSource;
 
   #tools?: { list: Tool[]; byName: Map<string, ToolTarget> };
@@ -43,7 +43,16 @@ export class ProfileView {
     this.surface = config.surface ?? 'tools';
     this.budgets = resolveBudgets(config.budgets);
     this.#source = source;
-    for (const server of config.servers) this.#filters.set(server, compileToolFilter(config.tools?.[server]));
+    for (const server of config.servers) {
+      this.#filters.set(
+        server,
+        compileServerFilters({
+          tools: ownEntry(config.tools, server),
+          resources: ownEntry(config.resources, server),
+          prompts: ownEntry(config.prompts, server),
+        }),
+      );
+    }
   }
 
   get servers(): readonly string[] {
@@ -56,7 +65,19 @@ export class ProfileView {
 
   allows(server: string, tool: string): boolean {
     const f = this.#filters.get(server);
-    return f ? f(tool) : false;
+    return f ? f.tools(tool) : false;
+  }
+
+  /** Whether the profile shows this resource (or template) URI of the server. */
+  allowsResource(server: string, uri: string): boolean {
+    const f = this.#filters.get(server);
+    return f ? f.resources(uri) : false;
+  }
+
+  /** Whether the profile shows this prompt (the server's own name) of the server. */
+  allowsPrompt(server: string, prompt: string): boolean {
+    const f = this.#filters.get(server);
+    return f ? f.prompts(prompt) : false;
   }
 
   /** Drops cached lists; the next read recomputes from the live catalogs. */
@@ -126,7 +147,7 @@ export class ProfileView {
     const owners = new Map<string, string>();
     for (const server of this.config.servers) {
       for (const r of this.#source.resources(server) ?? []) {
-        if (owners.has(r.uri)) continue;
+        if (owners.has(r.uri) || !this.allowsResource(server, r.uri)) continue;
         owners.set(r.uri, server);
         out.push(r);
       }
@@ -136,22 +157,28 @@ export class ProfileView {
   }
 
   listResourceTemplates(): ResourceTemplate[] {
-    return this.config.servers.flatMap((s) => this.#source.resourceTemplates(s) ?? []);
+    return this.config.servers.flatMap((s) => (this.#source.resourceTemplates(s) ?? []).filter((t) => this.allowsResource(s, t.uriTemplate)));
   }
 
-  /** The server that offers a resource URI: an exact listed URI, else the first whose templates' scheme matches. */
+  /**
+   * The server that offers a resource URI: an exact listed URI, else the first whose templates'
+   * scheme matches. Only URIs the profile's `resources` filter lets through (a read of any other
+   * is refused as a filtered tool call is).
+   */
   resourceOwner(uri: string): string | undefined {
     if (!this.#resourceOwners) this.listResources();
     const exact = this.#resourceOwners!.get(uri);
     if (exact) return exact;
     const scheme = uri.split(':')[0];
     for (const server of this.config.servers) {
+      if (!this.allowsResource(server, uri)) continue;
       for (const t of this.#source.resourceTemplates(server) ?? []) {
-        if (t.uriTemplate.split(':')[0] === scheme) return server;
+        if (t.uriTemplate.split(':')[0] === scheme && this.allowsResource(server, t.uriTemplate)) return server;
       }
     }
     for (const server of this.config.servers) {
-      if ((this.#source.resources(server) ?? []).some((r) => r.uri.split(':')[0] === scheme)) return server;
+      if (!this.allowsResource(server, uri)) continue;
+      if ((this.#source.resources(server) ?? []).some((r) => r.uri.split(':')[0] === scheme && this.allowsResource(server, r.uri))) return server;
     }
     return undefined;
   }
@@ -162,6 +189,7 @@ export class ProfileView {
     const namespaced = this.config.namespace !== false;
     for (const server of this.config.servers) {
       for (const p of this.#source.prompts(server) ?? []) {
+        if (!this.allowsPrompt(server, p.name)) continue;
         const name = namespaced ? `${server}__${p.name}` : p.name;
         if (owners.has(name)) continue;
         owners.set(name, server);

@@ -1,19 +1,56 @@
-// A profile's allow/deny globs over a server's own tool names (SPEC §3): deny wins over allow;
-// no entry means every tool.
+// A profile's allow/deny globs (SPEC §3): over a server's own tool names (`tools`), prompt
+// names (`prompts`) and resource URIs (`resources`, where `*` also spans `/`, so `*` means
+// every URI and `file:///docs/*` everything under /docs). Deny wins over allow; no entry means
+// everything — except that a server whose tools are all denied also hides its resources and
+// prompts unless the profile lists them, so a server "switched off" by `deny: ["*"]` contributes
+// nothing at all.
 import picomatch from 'picomatch';
 import type { ToolFilter } from '../../../src-shared/config/schema.ts';
 
 export type ToolPredicate = (tool: string) => boolean;
 
 const ALLOW_ALL: ToolPredicate = () => true;
+const DENY_ALL: ToolPredicate = () => false;
+
+/** Glob options per kind: names match as file names do; URIs treat `/` as an ordinary character. */
+const NAME_GLOB = { dot: true };
+const URI_GLOB = { dot: true, bash: true, nobrace: true };
+
+function compile(filter: ToolFilter | undefined, opts: picomatch.PicomatchOptions): ToolPredicate {
+  if (!filter || (!filter.allow && !filter.deny)) return ALLOW_ALL;
+  const allow = filter.allow ? picomatch(filter.allow, opts) : undefined;
+  const deny = filter.deny && filter.deny.length > 0 ? picomatch(filter.deny, opts) : undefined;
+  return (name) => {
+    if (deny && deny(name)) return false;
+    if (allow) return allow(name);
+    return true;
+  };
+}
 
 export function compileToolFilter(filter: ToolFilter | undefined): ToolPredicate {
-  if (!filter || (!filter.allow && !filter.deny)) return ALLOW_ALL;
-  const allow = filter.allow ? picomatch(filter.allow, { dot: true }) : undefined;
-  const deny = filter.deny && filter.deny.length > 0 ? picomatch(filter.deny, { dot: true }) : undefined;
-  return (tool) => {
-    if (deny && deny(tool)) return false;
-    if (allow) return allow(tool);
-    return true;
+  return compile(filter, NAME_GLOB);
+}
+
+/** Whether a filter lets nothing through whatever the names: `deny: ["*"]` (or `**`), or `allow: []`. */
+export function deniesEverything(filter: ToolFilter | undefined): boolean {
+  if (!filter) return false;
+  if (filter.allow && filter.allow.length === 0) return true;
+  return (filter.deny ?? []).some((p) => p === '*' || p === '**');
+}
+
+/**
+ * The filters of one server in a profile. Resources and prompts without an entry of their own
+ * follow the tools entry only when it denies everything.
+ */
+export function compileServerFilters(entries: { tools?: ToolFilter; resources?: ToolFilter; prompts?: ToolFilter }): {
+  tools: ToolPredicate;
+  resources: ToolPredicate;
+  prompts: ToolPredicate;
+} {
+  const off = deniesEverything(entries.tools);
+  return {
+    tools: compileToolFilter(entries.tools),
+    resources: entries.resources ? compile(entries.resources, URI_GLOB) : off ? DENY_ALL : ALLOW_ALL,
+    prompts: entries.prompts ? compile(entries.prompts, NAME_GLOB) : off ? DENY_ALL : ALLOW_ALL,
   };
 }

@@ -18,10 +18,23 @@ describe('config validation', () => {
   it('checks names, duplicates, filters of other servers and namespace in one pass', () => {
     const ps = problems({
       servers: { 'bad name': { command: 'x' }, a: { command: 'x' }, b: { url: 'https://example.com/mcp' } },
-      profiles: { 'no/slash': { servers: ['a', 'a'], tools: { b: { allow: ['*'] } }, namespace: false } },
+      profiles: {
+        'no/slash': { servers: ['a', 'a'], tools: { b: { allow: ['*'] } }, resources: { b: { deny: ['*'] } }, prompts: { b: {} }, namespace: false },
+        p: { servers: ['constructor', 'toString'] },
+      },
     }).map((p) => p.path);
     expect(ps).toEqual(
-      expect.arrayContaining(['servers.bad name', 'profiles.no/slash', 'profiles.no/slash.servers.1', 'profiles.no/slash.tools.b']),
+      expect.arrayContaining([
+        'servers.bad name',
+        'profiles.no/slash',
+        'profiles.no/slash.servers.1',
+        'profiles.no/slash.tools.b',
+        'profiles.no/slash.resources.b',
+        'profiles.no/slash.prompts.b',
+        // Names every object inherits are not servers.
+        'profiles.p.servers.0',
+        'profiles.p.servers.1',
+      ]),
     );
   });
 
