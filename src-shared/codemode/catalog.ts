@@ -66,7 +66,8 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: { extraGlobals?
   const byName = new Map<string, { entry: CodeCatalogEntry; tool: DeclarationTool }>();
   const byOriginal = new Map<string, CodeCatalogEntry>();
   const byMethod = new Map<string, CodeCatalogEntry[]>();
-  const globals: Record<string, string[]> = {};
+  // Null prototype: globals come from server names, and `globals[name]` must never find `constructor`.
+  const globals = Object.create(null) as Record<string, string[]>;
   const declServers: DeclarationServer[] = [];
   const methodTexts = new Map<string, string>();
 

@@ -7,7 +7,7 @@ import { exposedToolNames } from '../../../src-shared/names.ts';
 import type { Engine } from '../engine.ts';
 import type { CodeRunner } from '../codemode/code-runner.ts';
 import { testServerConnection } from '../upstream/test-connection.ts';
-import { ProfileConfig } from '../../../src-shared/config/schema.ts';
+import { ownEntry, ProfileConfig } from '../../../src-shared/config/schema.ts';
 import { clientHandlers } from '../clients/client-control.ts';
 import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
@@ -27,7 +27,7 @@ export class ControlHandler {
     this.#runner = runner;
     this.#signIns = new AppSignIns({
       secrets: engine.secrets,
-      serverConfig: (name) => engine.config.config.servers[name],
+      serverConfig: (name) => ownEntry(engine.config.config.servers, name),
       reconnect: (name) => reconnect(engine, name),
     });
     this.#handlers = this.#build();

@@ -95,7 +95,7 @@ export function planImport(
     }
     const base = safeServerName(clientName);
     let name = base;
-    for (let n = 2; name in existing || name in toAdd; n++) name = `${base}-${n}`;
+    for (let n = 2; Object.hasOwn(existing, name) || Object.hasOwn(toAdd, name); n++) name = `${base}-${n}`;
     toAdd[name] = config;
     items.push({ action: 'add', clientName, name, config });
   }

@@ -97,7 +97,7 @@ export function unknownMethodHint(
   unready: readonly ServerReadiness[] = [],
 ): string | undefined {
   if (global === 'catalog') return 'catalog has search(query, limit) and describe(names).';
-  const methods = globals[global];
+  const methods = Object.hasOwn(globals, global) ? globals[global] : undefined;
   if (!methods || methods.includes(method)) return undefined;
   const withheld = unready.find((r) => isGlobalOf(global, r.server) && r.withheld?.some((t) => t === method || toIdentifier(t, () => false) === method));
   if (withheld) {

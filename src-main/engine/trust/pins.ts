@@ -14,6 +14,16 @@ interface PinFile {
   pending: Record<string, Record<string, string>>;
 }
 
+/**
+ * The same in memory, as Maps: server and tool names are outside data, and a plain-object lookup
+ * of `constructor`, `toString` or `__proto__` answers with what every object inherits.
+ */
+type PinTable = Map<string, Map<string, string>>;
+interface Pins {
+  servers: PinTable;
+  pending: PinTable;
+}
+
 export interface PinStoreOptions {
   /** Told when the pins file cannot be read or written (the engine logs it). */
   onError?: (message: string) => void;
@@ -35,7 +45,7 @@ function canonicalJson(v: unknown): string {
 export class PinStore {
   readonly file: string;
   readonly #opts: PinStoreOptions;
-  #data: PinFile;
+  #data: Pins;
   /** Filter results per catalog array (upstreams replace the array on every refresh). */
   #cache = new WeakMap<Tool[], { epoch: number; tools: Tool[] }>();
   #epoch = 0;
@@ -53,24 +63,24 @@ export class PinStore {
   filter(server: string, tools: Tool[]): Tool[] {
     const hit = this.#cache.get(tools);
     if (hit && hit.epoch === this.#epoch) return hit.tools;
-    const pins = (this.#data.servers[server] ??= {});
-    const pending: Record<string, string> = {};
+    let pins = this.#data.servers.get(server);
+    if (!pins) this.#data.servers.set(server, (pins = new Map()));
+    const pending = new Map<string, string>();
     const shown: Tool[] = [];
     let dirty = false;
     for (const t of tools) {
       const hash = toolDefinitionHash(t);
-      const pinned = pins[t.name];
+      const pinned = pins.get(t.name);
       if (pinned === undefined) {
-        pins[t.name] = hash;
+        pins.set(t.name, hash);
         dirty = true;
         shown.push(t);
       } else if (pinned === hash) shown.push(t);
-      else pending[t.name] = hash;
+      else pending.set(t.name, hash);
     }
-    const before = this.#data.pending[server] ?? {};
-    if (!sameRecord(before, pending)) {
-      if (Object.keys(pending).length) this.#data.pending[server] = pending;
-      else delete this.#data.pending[server];
+    if (!sameMap(this.#data.pending.get(server) ?? new Map(), pending)) {
+      if (pending.size) this.#data.pending.set(server, pending);
+      else this.#data.pending.delete(server);
       dirty = true;
     }
     if (dirty) this.#write();
@@ -80,30 +90,32 @@ export class PinStore {
 
   /** Whether a tool is withheld right now (its definition changed since it was pinned). */
   withheld(server: string, tool: string): boolean {
-    return this.#data.pending[server]?.[tool] !== undefined;
+    return this.#data.pending.get(server)?.has(tool) ?? false;
   }
 
   /** Names of the server's tools whose definitions changed and wait for approval. */
   changedTools(server: string): string[] {
-    return Object.keys(this.#data.pending[server] ?? {}).sort();
+    return [...(this.#data.pending.get(server)?.keys() ?? [])].sort();
   }
 
   /** Trusts the server's changed definitions as they are now. Returns the tools approved. */
   approve(server: string): string[] {
     // The file may have been approved by the CLI while no engine ran; start from it.
     this.#data = this.#read();
-    const pending = this.#data.pending[server] ?? {};
-    const names = Object.keys(pending).sort();
+    const pending = this.#data.pending.get(server) ?? new Map<string, string>();
+    const names = [...pending.keys()].sort();
     if (names.length) {
-      Object.assign((this.#data.servers[server] ??= {}), pending);
-      delete this.#data.pending[server];
+      let pins = this.#data.servers.get(server);
+      if (!pins) this.#data.servers.set(server, (pins = new Map()));
+      for (const [tool, hash] of pending) pins.set(tool, hash);
+      this.#data.pending.delete(server);
       this.#write();
     }
     this.#epoch++;
     return names;
   }
 
-  #read(): PinFile {
+  #read(): Pins {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
@@ -113,7 +125,7 @@ export class PinStore {
     }
     try {
       const data = JSON.parse(text) as Partial<PinFile>;
-      if (data && typeof data.servers === 'object' && data.servers) return { version: 1, servers: data.servers, pending: data.pending ?? {} };
+      if (data && typeof data.servers === 'object' && data.servers) return { servers: toTable(data.servers), pending: toTable(data.pending) };
     } catch {
       // Reported below.
     }
@@ -134,7 +146,8 @@ export class PinStore {
     try {
       const fd = openSync(tmp, 'wx', 0o600);
       try {
-        writeSync(fd, JSON.stringify(this.#data, null, 2) + '\n');
+        const file: PinFile = { version: 1, servers: fromTable(this.#data.servers), pending: fromTable(this.#data.pending) };
+        writeSync(fd, JSON.stringify(file, null, 2) + '\n');
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -152,11 +165,26 @@ export class PinStore {
   }
 }
 
-function emptyPins(): PinFile {
-  return { version: 1, servers: {}, pending: {} };
+function emptyPins(): Pins {
+  return { servers: new Map(), pending: new Map() };
 }
 
-function sameRecord(a: Record<string, string>, b: Record<string, string>): boolean {
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+/** JSON.parse makes own properties even of `__proto__`; Object.entries reads only own ones. */
+function toTable(value: unknown): PinTable {
+  const table: PinTable = new Map();
+  if (!value || typeof value !== 'object') return table;
+  for (const [server, tools] of Object.entries(value)) {
+    if (!tools || typeof tools !== 'object') continue;
+    table.set(server, new Map(Object.entries(tools as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string')));
+  }
+  return table;
+}
+
+/** Object.fromEntries defines own properties, so a tool named `__proto__` is written as one. */
+function fromTable(table: PinTable): Record<string, Record<string, string>> {
+  return Object.fromEntries([...table].map(([server, tools]) => [server, Object.fromEntries(tools)]));
+}
+
+function sameMap(a: Map<string, string>, b: Map<string, string>): boolean {
+  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }

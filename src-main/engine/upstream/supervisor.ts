@@ -69,7 +69,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   apply(servers: Record<string, ServerConfig>): void {
     if (this.#disposed) return;
     for (const [name, up] of this.#upstreams) {
-      if (!(name in servers)) {
+      if (!Object.hasOwn(servers, name)) {
         this.#upstreams.delete(name);
         this.#stop(up);
         this.emit('state', name);
