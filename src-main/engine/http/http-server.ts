@@ -172,8 +172,18 @@ export class HttpServer {
       return;
     }
     // The SDK caps bodies at 4 MB by default; SPEC §5 allows 64 MB messages on every transport.
-    // A declared length over that is refused before a byte is read, with what to do about it.
-    if (Number(req.headers['content-length']) > MAX_MESSAGE_BYTES) return mcpTooLarge(res);
+    // The body is read here, up to that, so a larger one gets an answer that says what to do.
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readCappedBody(req, MAX_MESSAGE_BYTES);
+      if (read === TOO_LARGE) return mcpTooLarge(req, res);
+      try {
+        body = JSON.parse(read.toString('utf8'));
+      } catch {
+        sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } });
+        return;
+      }
+    }
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const entry = this.#mcp.get(sid);
@@ -182,7 +192,7 @@ export class HttpServer {
         return;
       }
       entry.lastSeen = Date.now();
-      await entry.transport.handleRequest(req, res);
+      await entry.transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST') {
@@ -196,8 +206,6 @@ export class HttpServer {
       eventStore: new BoundedEventStore(),
       // Tells clients how soon to reconnect when a stream closes (SSE `retry`), in ms.
       retryInterval: 1000,
-      // Chunked bodies carry no length: the transport stops reading past this and answers 413.
-      maxRequestBodySize: MAX_MESSAGE_BYTES,
       onsessioninitialized: (id) => {
         this.#mcp.set(id, { transport, profile, lastSeen: Date.now() });
       },
@@ -206,7 +214,7 @@ export class HttpServer {
       if (transport.sessionId) this.#mcp.delete(transport.sessionId);
     };
     await gateway.connect(profile, transport, { kind: 'http' });
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
     if (!transport.sessionId) await transport.close();
   }
 
@@ -290,9 +298,42 @@ function unauthorized(res: ServerResponse): void {
   });
 }
 
-function mcpTooLarge(res: ServerResponse): void {
+/** Bytes of a refused body read and dropped so the client can read the 413 (a bigger upload is cut off). */
+const MAX_DISCARD_BYTES = 4 * MAX_MESSAGE_BYTES;
+
+const TOO_LARGE = Symbol('too large');
+
+/** A request body up to `max` bytes; a declared or actual larger one is not kept. */
+function readCappedBody(req: IncomingMessage, max: number): Promise<Buffer | typeof TOO_LARGE> {
+  if (Number(req.headers['content-length']) > max) return Promise.resolve(TOO_LARGE);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size <= max) return void chunks.push(c);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      chunks.length = 0;
+      resolve(TOO_LARGE);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', reject);
+  });
+}
+
+function mcpTooLarge(req: IncomingMessage, res: ServerResponse): void {
   const mb = MAX_MESSAGE_BYTES / (1024 * 1024);
-  res.setHeader('connection', 'close');
+  // Closing at once would make a client that is still uploading see EPIPE instead of the answer:
+  // the rest is read and dropped (up to a bound).
+  let dropped = 0;
+  req.on('data', (c: Buffer) => {
+    dropped += c.length;
+    if (dropped > MAX_DISCARD_BYTES) req.destroy();
+  });
+  req.resume();
   sendJson(res, 413, {
     jsonrpc: '2.0',
     id: null,
@@ -306,20 +347,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        reject(new SwitchboardError('bad-request', `The request body is larger than ${max} bytes.`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  const body = await readCappedBody(req, max);
+  if (body !== TOO_LARGE) return body;
+  req.destroy();
+  throw new SwitchboardError('bad-request', `The request body is larger than ${max} bytes.`);
 }
