@@ -1,6 +1,6 @@
 // `switchboard login SERVER [--timeout SEC]`: signs in to a remote server by itself (SPEC §8),
 // whether or not an engine runs, then tells a running engine to reconnect that server.
-import type { ServerConfig } from '../../../src-shared/config/schema.ts';
+import { ownEntry, type ServerConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { ConfigStore } from '../../engine/config/store.ts';
 import { ensureHome, homePaths, type HomePaths } from '../../engine/home.ts';
@@ -43,7 +43,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 export async function loadServerConfig(paths: HomePaths, server: string): Promise<ServerConfig> {
   const store = await ConfigStore.open({ file: paths.config, stateDir: paths.home, watch: false });
   try {
-    const config = store.config.servers[server];
+    const config = ownEntry(store.config.servers, server);
     if (!config) {
       const names = Object.keys(store.config.servers);
       throw new SwitchboardError('unknown-server', `There is no server "${server}" in config.json${names.length ? ` (servers: ${names.join(', ')})` : ''}.`);

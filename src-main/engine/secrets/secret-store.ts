@@ -80,7 +80,9 @@ export class FileSecretStore implements SecretStore {
   }
 
   get(name: string): string | undefined {
-    return this.#read().secrets[name];
+    const { secrets } = this.#read();
+    // A secret named `constructor` that was never set is not Object's constructor.
+    return Object.hasOwn(secrets, name) ? secrets[name] : undefined;
   }
 
   set(name: string, value: string): void {
@@ -92,7 +94,7 @@ export class FileSecretStore implements SecretStore {
 
   delete(name: string): boolean {
     const data = this.#read();
-    if (!(name in data.secrets)) return false;
+    if (!Object.hasOwn(data.secrets, name)) return false;
     delete data.secrets[name];
     this.#write(data);
     return true;
