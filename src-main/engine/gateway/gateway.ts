@@ -261,9 +261,9 @@ export class Gateway {
   }
 
   /**
-   * Routes a request an upstream makes of its client (sampling, elicitation, roots): to the
-   * client with a call in flight to that server, else the most recently active client of a
-   * profile including it, else the gateway answers (no roots, declined).
+   * Routes a request an upstream makes of its client (sampling, elicitation): to the client
+   * with a call in flight to that server, else the most recently active client of a profile
+   * including it, else the gateway answers (declined). Roots are the RootsRouter's (roots.ts).
    */
   async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, calls: unknown[] = []): Promise<unknown> {
     // Roots never follow "whoever is active": see roots.ts.
