@@ -1,6 +1,7 @@
 // Containment between clients and profiles (issue 11, items 1, 7, 11, 12): one client's roots
 // never steer a server other clients share, names that objects inherit cannot slip past tool
 // pinning, a profile's filters cover resources and prompts, and /mcp takes 64 MB messages.
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -12,36 +13,67 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusReport } from '../../src-shared/api.ts';
-import { BIN, cleanupHomes, cli, fixtureServer, makeHome, referenceServer, shimClient, waitFor } from '../helpers/home.ts';
-import { hardeningCase } from './hardening-case.ts';
+import { BIN, cleanupHomes, fixtureServer, makeHome, referenceServer, shimClient, waitFor } from '../helpers/home.ts';
+import { hardeningCase, type CaseTally } from './hardening-case.ts';
 import { serveEngine, type ServedEngine } from './serve-engine.ts';
 
 afterAll(cleanupHomes);
 
 const MB = 1024 * 1024;
 
+/** The CLI without blocking this process, so the status poller below keeps measuring the engine. */
+function cliAsync(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args, '--home', home], { encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
 /**
- * Polls the engine's status every 50 ms while a case runs; `stop` gives the worst time between
- * two answers, the figure the issue asks for (the engine must keep answering under abuse).
+ * Polls the engine's status every 50 ms while a case runs, from a process of its own (this one
+ * builds 10 MB strings and would measure itself); `stop` gives the worst time between two
+ * answers, the figure the issue asks for: the engine must keep answering under each abuse.
  */
+const POLLER = `
+let worst = 0, last = Date.now(), running = true;
+process.stdin.on('data', () => { running = false; });
+(async () => {
+  while (running) {
+    await fetch(process.argv[1] + '/api/status', { method: 'POST', headers: { authorization: 'Bearer ' + process.argv[2] } }).then((r) => r.text()).catch(() => {});
+    const now = Date.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  process.stdout.write(String(worst));
+  process.exit(0);
+})();
+`;
+
+/**
+ * Notes the worst gap and holds it to a generous bound: this 2-core machine is shared and noisy,
+ * but an engine that froze (issue 11 found 3–40 s freezes) fails it.
+ */
+function recordGap(tally: CaseTally, worst: number): void {
+  tally.notes!.push(`worst status gap ${worst} ms`);
+  expect(worst, 'the engine stopped answering status polls').toBeLessThan(2000);
+}
+
 function statusPoller(engine: ServedEngine): { stop(): Promise<number> } {
-  let running = true;
-  let worst = 0;
-  const done = (async () => {
-    let last = Date.now();
-    while (running) {
-      await engine.api('status').catch(() => {});
-      const now = Date.now();
-      worst = Math.max(worst, now - last);
-      last = now;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
+  const child = spawn(process.execPath, ['-e', POLLER, engine.url, engine.token], { stdio: ['pipe', 'pipe', 'ignore'] });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let result: Promise<number> | undefined;
   return {
-    async stop() {
-      running = false;
-      await done;
-      return worst;
+    stop() {
+      result ??= (async () => {
+        child.stdin!.end('stop\n');
+        await exited;
+        return Number(out) || 0;
+      })();
+      return result;
     },
   };
 }
@@ -112,7 +144,7 @@ describe('/mcp message size', () => {
         tally.held++;
       }
       await c.close();
-      tally.notes!.push(`worst status gap ${await poll.stop()} ms`);
+      recordGap(tally, await poll.stop());
     } finally {
       await poll.stop();
       await engine.stop();
@@ -174,7 +206,7 @@ describe('roots', () => {
       // A is the most recently active client when the server asks for roots (a restart by a config change).
       await a.client.callTool({ name: 'files__list_allowed_directories', arguments: {} });
       const firstPid = (await status()).servers.files!.pid;
-      expect(cli(home, ['config', 'set', 'servers.files.callTimeoutSec', '100']).code).toBe(0);
+      expect((await cliAsync(home, ['config', 'set', 'servers.files.callTimeoutSec', '100'])).code).toBe(0);
       await waitFor(async () => {
         const st = (await status()).servers.files;
         return st?.state === 'ready' && st.pid !== firstPid;
@@ -190,10 +222,10 @@ describe('roots', () => {
 
       // A change of the configured roots reaches the running server (roots/list_changed), no restart.
       const pid = (await status()).servers.files!.pid;
-      expect(cli(home, ['config', 'set', 'servers.files.roots', JSON.stringify([allowed, allowed2])]).code).toBe(0);
+      expect((await cliAsync(home, ['config', 'set', 'servers.files.roots', JSON.stringify([allowed, allowed2])])).code).toBe(0);
       expect(await waitFor(() => readText(b.client, 'files__read_text_file', path.join(allowed2, 'ok2.txt')), 15_000, 'the new root')).toBe('more notes');
       expect((await status()).servers.files!.pid).toBe(pid);
-      expect(cli(home, ['config', 'set', 'servers.files.roots', '["relative/dir"]']).stderr).toMatch(/absolute folder path/);
+      expect((await cliAsync(home, ['config', 'set', 'servers.files.roots', '["relative/dir"]'])).stderr).toMatch(/absolute folder path/);
 
       // Opt-in: a server with "rootsFrom": "client" follows its one client's roots ...
       const c = await rootsClient(home, 'solo', [secret], 'solo-client');
@@ -214,7 +246,7 @@ describe('roots', () => {
       expect(d.asked()).toBe(0);
       expect(await readText(d.client, 'own__read_text_file', path.join(allowed, 'ok.txt'))).toBe('shared notes');
       tally.held++;
-      tally.notes!.push(`worst status gap ${await poll.stop()} ms`);
+      recordGap(tally, await poll.stop());
     } finally {
       for (const cl of clients) await cl.close().catch(() => {});
       await poll.stop();
@@ -250,9 +282,9 @@ describe('profile filters over resources and prompts', () => {
       const prompt = prompts[0]!.name.replace(/^everything__/, '');
 
       // Only the listed resource and prompt, set while the engine runs (config set → list_changed).
-      const set = (p: string, v: unknown) => expect(cli(home, ['config', 'set', p, JSON.stringify(v)]).code).toBe(0);
-      set('profiles.picked.resources', { everything: { allow: [first.uri] } });
-      set('profiles.picked.prompts', { everything: { allow: [prompt] } });
+      const set = async (p: string, v: unknown) => expect((await cliAsync(home, ['config', 'set', p, JSON.stringify(v)])).code).toBe(0);
+      await set('profiles.picked.resources', { everything: { allow: [first.uri] } });
+      await set('profiles.picked.prompts', { everything: { allow: [prompt] } });
 
       const off = await shimClient(home, 'off');
       const picked = await shimClient(home, 'picked');
@@ -277,7 +309,7 @@ describe('profile filters over resources and prompts', () => {
       expect(await refused(picked.readResource({ uri: second.uri }))).toBe(true);
       expect(await refused(picked.subscribeResource({ uri: second.uri }))).toBe(true);
       tally.held++;
-      tally.notes!.push(`worst status gap ${await poll.stop()} ms`);
+      recordGap(tally, await poll.stop());
     } finally {
       for (const c of clients) await c.close().catch(() => {});
       await poll.stop();
@@ -343,7 +375,7 @@ describe('names objects inherit', () => {
 
       // Approval sticks, and survives another restart.
       tally.tried++;
-      for (const n of SERVERS) expect(cli(home, ['approve', n]).stdout).toContain('__proto__');
+      for (const n of SERVERS) expect((await cliAsync(home, ['approve', n])).stdout).toContain('__proto__');
       const approved = await engine.api<StatusReport>('status');
       for (const n of SERVERS) expect(approved.servers[n]!.changedTools, n).toBeUndefined();
       await restartEngine();
@@ -364,8 +396,8 @@ describe('names objects inherit', () => {
       // (`servers.hasOwnProperty` would be the method: the very trap this case is about.)
       const pid = new Map(Object.entries(again.servers)).get('hasOwnProperty')!.pid!;
       const rest = SERVERS.filter((n) => n !== 'hasOwnProperty');
-      for (const p of ['profiles.main.servers', 'profiles.code.servers']) expect(cli(home, ['config', 'set', p, JSON.stringify(rest)]).code).toBe(0);
-      expect(cli(home, ['config', 'unset', 'servers.hasOwnProperty']).code).toBe(0);
+      for (const p of ['profiles.main.servers', 'profiles.code.servers']) expect((await cliAsync(home, ['config', 'set', p, JSON.stringify(rest)])).code).toBe(0);
+      expect((await cliAsync(home, ['config', 'unset', 'servers.hasOwnProperty'])).code).toBe(0);
       await waitFor(async () => !Object.hasOwn((await engine.api<StatusReport>('status')).servers, 'hasOwnProperty'), 10_000, 'hasOwnProperty to go');
       await waitFor(() => {
         try {
@@ -376,7 +408,7 @@ describe('names objects inherit', () => {
         }
       }, 10_000, 'its process to end');
       tally.held++;
-      tally.notes!.push(`worst status gap ${Math.max(worst, await poll.stop())} ms`);
+      recordGap(tally, Math.max(worst, await poll.stop()));
     } finally {
       await poll.stop();
       await engine.stop();
