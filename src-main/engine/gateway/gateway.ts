@@ -187,7 +187,11 @@ export class Gateway {
       this.#roots.audienceChanged();
     };
     // Who uses which server decides whose roots a server may see (roots.ts).
-    session.server.oninitialized = () => this.#roots.audienceChanged();
+    const initialized = session.server.oninitialized;
+    session.server.oninitialized = () => {
+      initialized?.();
+      this.#roots.audienceChanged();
+    };
     this.#roots.audienceChanged();
     await session.connect(transport, info.resumeInitialize);
     return session;
