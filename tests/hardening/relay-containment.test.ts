@@ -228,7 +228,8 @@ describe('roots', () => {
       expect((await cliAsync(home, ['config', 'set', 'servers.files.roots', '["relative/dir"]'])).stderr).toMatch(/absolute folder path/);
 
       // Opt-in: a server with "rootsFrom": "client" follows its one client's roots ...
-      const c = await rootsClient(home, 'solo', [secret], 'solo-client');
+      const cRoots = [secret];
+      const c = await rootsClient(home, 'solo', cRoots, 'solo-client');
       clients.push(c.client);
       expect(await waitFor(() => readText(c.client, 'own__read_text_file', path.join(secret, '.claude.json')), 20_000, "the sole client's roots")).toBe('client A secrets');
       // ... and forgets them (a restart) once a second client uses it.
@@ -246,6 +247,13 @@ describe('roots', () => {
       expect(d.asked()).toBe(0);
       expect(await readText(d.client, 'own__read_text_file', path.join(allowed, 'ok.txt'))).toBe('shared notes');
       tally.held++;
+      // Alone again, C's roots are asked for again; and a change of them reaches the server.
+      await d.client.close();
+      expect(await waitFor(() => readText(c.client, 'own__read_text_file', path.join(secret, '.claude.json')), 20_000, 'C alone again')).toBe('client A secrets');
+      cRoots.splice(0, cRoots.length, allowed2);
+      await c.client.sendRootsListChanged();
+      expect(await waitFor(() => readText(c.client, 'own__read_text_file', path.join(allowed2, 'ok2.txt')), 20_000, "C's new roots")).toBe('more notes');
+      expect(await readText(c.client, 'own__read_text_file', path.join(secret, '.claude.json'))).toBeUndefined();
       recordGap(tally, await poll.stop());
     } finally {
       for (const cl of clients) await cl.close().catch(() => {});
