@@ -31,11 +31,12 @@ export default class HardeningTableReporter implements Reporter {
     if (!rows.length) return;
     const order = { attack: 0, fault: 1, load: 2 } as Record<string, number>;
     rows.sort((a, b) => (order[a.category] ?? 9) - (order[b.category] ?? 9));
-    const w = Math.min(90, Math.max(...rows.map((r) => r.name.length)));
+    // Names are never cut: the table goes into README as it is printed.
+    const w = Math.max(...rows.map((r) => r.name.length));
     const line = (c: string[]) => `| ${c[0]!.padEnd(w)} | ${c[1]!.padEnd(8)} | ${c[2]!.padEnd(7)} | ${c[3]!.padStart(7)} | ${c[4]!.padStart(7)} | ${c[5]}`;
     const out = ['', 'Hardening report', line(['case', 'category', 'outcome', 'tried', 'held', 'notes'])];
     out.push(line(['-'.repeat(w), '-'.repeat(8), '-'.repeat(7), '-'.repeat(7), '-'.repeat(7), '-----']));
-    for (const r of rows) out.push(line([r.name.slice(0, w), r.category, r.outcome, String(r.tried), String(r.held), r.notes]));
+    for (const r of rows) out.push(line([r.name, r.category, r.outcome, String(r.tried), String(r.held), r.notes]));
     const sum = (cat: string, f: (r: Row) => number) => rows.filter((r) => r.category === cat).reduce((s, r) => s + f(r), 0);
     out.push('');
     out.push(`attacks tried ${sum('attack', (r) => r.tried)}, refused ${sum('attack', (r) => r.held)}`);
