@@ -93,14 +93,18 @@ export function formatLogs(lines: readonly LogLine[]): string {
 
 export const UNDEFINED_RESULT = 'undefined (the function returned nothing)';
 
-/** The `Result:` body: pretty JSON, cut to maxResultChars with a note asking for less. */
-export function formatResultValue(value: unknown, returnedUndefined: boolean, maxResultChars: number): string {
+/**
+ * The `Result:` body: pretty JSON, cut to maxResultChars with a note asking for less.
+ * `whenCut` may add a sentence to that note (the result handle it was kept under).
+ */
+export function formatResultValue(value: unknown, returnedUndefined: boolean, maxResultChars: number, whenCut?: (chars: number) => string | undefined): string {
   if (returnedUndefined) return UNDEFINED_RESULT;
   const json = JSON.stringify(value, null, 2) ?? 'null';
   if (json.length <= maxResultChars) return json;
+  const more = whenCut?.(json.length);
   return (
     dropLoneHighSurrogate(json.slice(0, maxResultChars)) +
-    `\n… [result cut at ${maxResultChars} of ${json.length} characters; return a smaller result, such as fewer items or only the fields you need]`
+    `\n… [result cut at ${maxResultChars} of ${json.length} characters; return a smaller result, such as fewer items or only the fields you need${more ? `. ${more}` : ''}]`
   );
 }
 
@@ -109,10 +113,17 @@ export interface RunText {
   isError: boolean;
 }
 
-export function formatRunText(outcome: RunOutcome, maxResultChars: number): RunText {
+/** What the engine adds to a run's text: a failed run's call ledger, the handle of a cut result. */
+export interface RunTextExtras {
+  /** Goes after the failure's message and hint, before its logs (ledger.ts). */
+  ledger?: string;
+  whenCut?: (chars: number) => string | undefined;
+}
+
+export function formatRunText(outcome: RunOutcome, maxResultChars: number, extras: RunTextExtras = {}): RunText {
   const logs = outcome.logs.length > 0 ? `Logs:\n${formatLogs(outcome.logs)}` : '';
   if (outcome.ok) {
-    const result = `Result:\n${formatResultValue(outcome.value, outcome.returnedUndefined, maxResultChars)}`;
+    const result = `Result:\n${formatResultValue(outcome.value, outcome.returnedUndefined, maxResultChars, extras.whenCut)}`;
     return { text: logs ? `${logs}\n\n${result}` : result, isError: false };
   }
   let head = `${outcome.kind}: ${outcome.message}`;
@@ -120,5 +131,6 @@ export function formatRunText(outcome: RunOutcome, maxResultChars: number): RunT
     head += outcome.column !== undefined ? ` (line ${outcome.line}, column ${outcome.column})` : ` (line ${outcome.line})`;
   }
   if (outcome.hint) head += `\nHint: ${outcome.hint}`;
+  if (extras.ledger) head += `\n\n${extras.ledger}`;
   return { text: logs ? `${head}\n\n${logs}` : head, isError: true };
 }

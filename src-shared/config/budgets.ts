@@ -25,3 +25,16 @@ export function resolveBudgets(b: Partial<ResolvedBudgets> | undefined): Resolve
   };
 }
 
+
+/** Code-mode features (the schema's `CodeModeFeatures`) when a profile does not set them. */
+export const CODE_MODE_DEFAULTS = { ledger: true, results: false, learnedTypes: false, nameIndex: true } as const;
+export type ResolvedCodeModeFeatures = { -readonly [K in keyof typeof CODE_MODE_DEFAULTS]: boolean };
+
+export function resolveCodeModeFeatures(f: Partial<ResolvedCodeModeFeatures> | undefined): ResolvedCodeModeFeatures {
+  return {
+    ledger: f?.ledger ?? CODE_MODE_DEFAULTS.ledger,
+    results: f?.results ?? CODE_MODE_DEFAULTS.results,
+    learnedTypes: f?.learnedTypes ?? CODE_MODE_DEFAULTS.learnedTypes,
+    nameIndex: f?.nameIndex ?? CODE_MODE_DEFAULTS.nameIndex,
+  };
+}

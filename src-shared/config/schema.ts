@@ -101,6 +101,25 @@ export const ToolFilter = z.looseObject({
 });
 export type ToolFilter = z.infer<typeof ToolFilter>;
 
+const onOff = z.boolean({ error: 'expected true or false' }).optional();
+
+/**
+ * Code-mode features beyond the docs page, per profile (issue 14). `ledger` and `nameIndex`
+ * only add text (to a failed run, to a large profile's execute description) and are on unless
+ * set to false; `results` and `learnedTypes` keep data in the home and are off unless set.
+ */
+export const CodeModeFeatures = z.looseObject({
+  /** A failed run's text lists the calls it made (CODE_MODE_DEFAULTS.ledger). */
+  ledger: onOff,
+  /** Results over maxResultChars are kept and readable with the `results` global. */
+  results: onOff,
+  /** Declarations show return types observed in recent results of tools without outputSchema. */
+  learnedTypes: onOff,
+  /** A large profile's execute description lists its tool names. */
+  nameIndex: onOff,
+});
+export type CodeModeFeatures = z.infer<typeof CodeModeFeatures>;
+
 export const ProfileConfig = z.looseObject({
   servers: z.array(z.string(), { error: 'expected an array of server names' }),
   surface: z.enum(['tools', 'code'], { error: 'expected "tools" or "code"' }).optional(),
@@ -111,6 +130,7 @@ export const ProfileConfig = z.looseObject({
   /** Per server, allow/deny globs over the server's own prompt names. */
   prompts: z.record(z.string(), ToolFilter).optional(),
   namespace: z.boolean({ error: 'expected true or false' }).optional(),
+  codeMode: CodeModeFeatures.optional(),
 });
 export type ProfileConfig = z.infer<typeof ProfileConfig>;
 
@@ -178,6 +198,7 @@ export function crossProblems(raw: unknown): CrossProblem[] {
   return out;
 }
 
+export { CODE_MODE_DEFAULTS, resolveCodeModeFeatures, type ResolvedCodeModeFeatures } from './budgets.ts';
 export { DEFAULT_BUDGETS, MAX_LOG_BYTES, DEFAULT_CALL_TIMEOUT_SEC, resolveBudgets, type ResolvedBudgets } from './budgets.ts';
 
 export const EMPTY_CONFIG: SwitchboardConfig = { servers: {}, profiles: {} };

@@ -5,6 +5,8 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { RunCall, RunRecord } from '../../../src-shared/records.ts';
 import { unwrapToolResult } from '../../../src-shared/codemode/unwrap.ts';
 import { formatRunText } from '../../../src-shared/codemode/result-text.ts';
+import { formatLedger, type LedgerCall } from '../../../src-shared/codemode/ledger.ts';
+import { shapeOf } from '../../../src-shared/codemode/shapes.ts';
 import type { Gateway, ServerReadiness } from '../gateway/gateway.ts';
 import type { ProfileView } from '../gateway/profile-view.ts';
 import type { ClientSession } from '../gateway/session.ts';
@@ -40,6 +42,9 @@ export class CodeRunner {
     const t0 = performance.now();
     const since = () => Math.round((performance.now() - t0) * 100) / 100;
     const calls: RunCall[] = [];
+    // What a failed run's text lists (ledger.ts): the calls as written in code, and the last result.
+    const ledger: LedgerCall[] = [];
+    let lastResult: { name: string; value: unknown } | undefined;
     const gateway = this.#deps.gateway();
     // The globals are made from the servers that are ready: on a cold engine, wait (bounded)
     // for those still starting, or the first run finds no servers at all.
@@ -53,6 +58,8 @@ export class CodeRunner {
         if (!target) return { ok: false, message: `${global}.${method} is not a tool of this profile.` };
         const call: RunCall = { server: target.server, tool: target.tool, start: since(), duration: 0, outcome: 'ok' };
         calls.push(call);
+        const entry: LedgerCall = { name: `${global}.${method}`, argsJson: ledgerArgs(args), durationMs: 0 };
+        ledger.push(entry);
         try {
           const result = await gateway.callTool(view, target.server, target.tool, (args ?? undefined) as Record<string, unknown> | undefined, {
             session: caller.session,
@@ -62,13 +69,17 @@ export class CodeRunner {
             signal: callSignal,
           });
           call.outcome = result.isError ? 'error' : 'ok';
-          return unwrapToolResult(result);
+          const unwrapped = unwrapToolResult(result);
+          if (unwrapped.ok) lastResult = { name: entry.name, value: unwrapped.value };
+          return unwrapped;
         } catch (err) {
           const e = err instanceof SwitchboardError ? err : undefined;
           call.outcome = e?.code === 'timeout' ? 'timeout' : e?.code === 'denied' ? 'denied' : callSignal.aborted ? 'cancelled' : 'error';
           return { ok: false, message: err instanceof Error ? err.message : String(err) };
         } finally {
           call.duration = Math.round((since() - call.start) * 100) / 100;
+          entry.outcome = call.outcome;
+          entry.durationMs = call.duration;
         }
       },
       search: async (query, limit) => catalog.search(query, limit),
@@ -80,7 +91,14 @@ export class CodeRunner {
       signal,
     );
     if (!outcome.ok && unready.length) outcome.hint = readinessHint(outcome, code, catalog.globals, unready, stillStarting);
-    const formatted = formatRunText(outcome, view.budgets.maxResultChars);
+    const failedLedger =
+      !outcome.ok && view.codeMode.ledger
+        ? formatLedger(
+            ledger.map((e, i) => (e.outcome === undefined ? { ...e, durationMs: Math.round((since() - calls[i]!.start) * 100) / 100 } : e)),
+            lastResult && { name: lastResult.name, shape: shapeOf(lastResult.value) },
+          )
+        : undefined;
+    const formatted = formatRunText(outcome, view.budgets.maxResultChars, { ledger: failedLedger });
     const record: RunRecord = {
       id: runId,
       time: new Date(started).toISOString(),
@@ -102,6 +120,17 @@ export class CodeRunner {
       ...(formatted.isError ? { isError: true } : {}),
       runId,
     };
+  }
+}
+
+/** A call's arguments as compact JSON for the ledger (the ledger shows a short prefix of it). */
+function ledgerArgs(args: unknown): string | undefined {
+  if (args === undefined || args === null) return undefined;
+  try {
+    const json = JSON.stringify(args);
+    return json === undefined ? undefined : json.slice(0, 200);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 // What one profile exposes right now: computed from its config and its servers' live catalogs,
 // rebuilt when either changes, and shared by every client session of that profile.
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ownEntry, resolveBudgets, type ProfileConfig, type ResolvedBudgets } from '../../../src-shared/config/schema.ts';
+import { ownEntry, resolveBudgets, resolveCodeModeFeatures, type ProfileConfig, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
 import { exposedToolNames } from '../../../src-shared/names.ts';
 import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
 import { compileServerFilters, type ToolPredicate } from './tool-filter.ts';
@@ -29,6 +29,7 @@ export class ProfileView {
   readonly config: ProfileConfig;
   readonly surface: 'tools' | 'code';
   readonly budgets: ResolvedBudgets;
+  readonly codeMode: ResolvedCodeModeFeatures;
   readonly #filters = new Map<string, { tools: ToolPredicate; resources: ToolPredicate; prompts: ToolPredicate }>();
   readonly #source: CatalogSource;
 
@@ -42,6 +43,7 @@ export class ProfileView {
     this.config = config;
     this.surface = config.surface ?? 'tools';
     this.budgets = resolveBudgets(config.budgets);
+    this.codeMode = resolveCodeModeFeatures(config.codeMode);
     this.#source = source;
     for (const server of config.servers) {
       this.#filters.set(

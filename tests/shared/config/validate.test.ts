@@ -58,6 +58,16 @@ describe('config validation', () => {
     ]);
   });
 
+  it('checks the code-mode feature switches (codeMode) and fills their defaults', async () => {
+    const { resolveCodeModeFeatures } = await import('../../../src-shared/config/schema.ts');
+    expect(problems({ servers: { a: { command: 'x' } }, profiles: { p: { servers: ['a'], codeMode: { results: 'yes', ledger: false } } } })).toEqual([
+      { path: 'profiles.p.codeMode.results', message: 'expected true or false' },
+    ]);
+    expect(problems({ servers: { a: { command: 'x' } }, profiles: { p: { servers: ['a'], codeMode: [] } } })[0]?.path).toBe('profiles.p.codeMode');
+    expect(resolveCodeModeFeatures(undefined)).toEqual({ ledger: true, results: false, learnedTypes: false, nameIndex: true });
+    expect(resolveCodeModeFeatures({ results: true, ledger: false })).toMatchObject({ results: true, ledger: false });
+  });
+
   it('gives the line and column of a syntax error', () => {
     const r = validateConfigText('{\n  "servers": {\n    "a": { "command": "x", }\n  }\n}\n');
     expect(r.ok).toBe(false);
