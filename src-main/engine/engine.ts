@@ -17,6 +17,7 @@ import { RunStore } from './records/run-store.ts';
 import { SandboxPool } from './codemode/sandbox-pool.ts';
 import { Gateway, type UpstreamAccess } from './gateway/gateway.ts';
 import { CodeRunner } from './codemode/code-runner.ts';
+import { ResultHandles } from './codemode/result-handles.ts';
 import { SocketServer } from './api/socket-server.ts';
 import { ControlHandler } from './api/control-handlers.ts';
 import { HttpServer } from './http/http-server.ts';
@@ -143,7 +144,13 @@ export class Engine {
         (await gateway.serverRequest(server, request as ServerRequest, extra.signal, extra.calls)) as Record<string, unknown>,
       onNotification: (server, notification) => gateway.serverNotification(server, notification as ServerNotification),
     });
-    const runner = new CodeRunner({ sandbox: this.sandbox, runs: this.runs, log: this.#log, gateway: () => gateway });
+    const runner = new CodeRunner({
+      sandbox: this.sandbox,
+      runs: this.runs,
+      log: this.#log,
+      gateway: () => gateway,
+      results: new ResultHandles(paths.resultsDir),
+    });
     gateway = new Gateway({
       upstream: this.#upstreamAccess(),
       audit: (entry) => this.audit.append(entry),

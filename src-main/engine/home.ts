@@ -40,6 +40,8 @@ export interface HomePaths {
   pinsFile: string;
   engineLog: string;
   quarantineDir: string;
+  /** Results kept past maxResultChars (code mode's result handles), one folder per profile. */
+  resultsDir: string;
 }
 
 export function homePaths(home: string, platform: NodeJS.Platform = process.platform): HomePaths {
@@ -67,6 +69,7 @@ export function homePaths(home: string, platform: NodeJS.Platform = process.plat
     pinsFile: path.join(home, 'pins.json'),
     engineLog: path.join(home, 'logs', 'engine.log'),
     quarantineDir: path.join(home, 'quarantine'),
+    resultsDir: path.join(home, 'results'),
   };
 }
 

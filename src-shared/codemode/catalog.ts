@@ -54,12 +54,19 @@ export interface CodeCatalog {
 /** Declarations up to this many characters are included in the execute description (the seed's rule). */
 export const INLINE_DECLARATION_LIMIT = 12_000;
 
-export function buildCodeCatalog(servers: CatalogServer[], opts: { extraGlobals?: Iterable<string> } = {}): CodeCatalog {
+export interface CodeCatalogOptions {
+  /** Sandbox globals besides `catalog` (e.g. `results`): servers named like them get a `_` suffix. */
+  extraGlobals?: Iterable<string>;
+  /** Their declarations, placed after the catalog's and counted in the 12,000 characters. */
+  extraDeclarations?: string[];
+}
+
+export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOptions = {}): CodeCatalog {
   const seen = new Set<string>();
   const unique = servers.filter((s) => !seen.has(s.server) && seen.add(s.server));
   const names = codeNames(
     unique.map((s) => ({ server: s.server, tools: s.tools.map((t) => t.name) })),
-    opts,
+    { extraGlobals: opts.extraGlobals },
   );
 
   const entries: CodeCatalogEntry[] = [];
@@ -115,10 +122,11 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: { extraGlobals?
       .filter((block) => block !== '')
       .join('\n');
   let full: string | undefined;
-  const fullText = (): string => (full ??= `${CATALOG_DECLARATION}\n${assemble()}`);
+  const preamble = [CATALOG_DECLARATION, ...(opts.extraDeclarations ?? [])].join('\n');
+  const fullText = (): string => (full ??= `${preamble}\n${assemble()}`);
 
   // The method texts alone are a lower bound of the full length, so stop adding once past the limit.
-  let lowerBound = CATALOG_DECLARATION.length;
+  let lowerBound = preamble.length;
   const overLimit = entries.some((e) => (lowerBound += methodText(e.name).length) > INLINE_DECLARATION_LIMIT);
   const inline = !overLimit && fullText().length <= INLINE_DECLARATION_LIMIT;
 

@@ -32,6 +32,22 @@ declare const catalog: {
 };
 `;
 
+/** The `results` global of a profile that keeps results past maxResultChars (SPEC §9). */
+export const RESULTS_DECLARATION = `/** Results of earlier runs that were cut at maxResultChars; the cut note names the handle. Kept for a day, in this profile only. */
+declare const results: {
+  /** The whole kept value. */
+  get(handle: string): Promise<unknown>;
+  /** One page: array items, string characters or object entries from offset (default 0); limit defaults to 100 items or 10000 characters. next is the offset of the next page, null after the last. */
+  get(handle: string, page: { offset?: number; limit?: number }): Promise<
+    | { kind: "array"; total: number; offset: number; next: number | null; items: unknown[] }
+    | { kind: "string"; total: number; offset: number; next: number | null; text: string }
+    | { kind: "object"; total: number; offset: number; next: number | null; entries: Record<string, unknown> }
+  >;
+  /** The part a path names: "items[0].title", "items.*.id" (every element), or a JSON Pointer "/items/0/title". */
+  query(handle: string, path: string): Promise<unknown>;
+};
+`;
+
 /** The catalog declaration followed by every server's declaration. */
 export function declarationsFor(servers: DeclarationServer[]): string {
   return `${CATALOG_DECLARATION}\n${declarationsForTools(servers)}`;

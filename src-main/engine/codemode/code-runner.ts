@@ -12,6 +12,7 @@ import type { ProfileView } from '../gateway/profile-view.ts';
 import type { ClientSession } from '../gateway/session.ts';
 import type { RunStore } from '../records/run-store.ts';
 import type { SandboxHost, SandboxOutcome, SandboxPool } from './sandbox-pool.ts';
+import { ResultTooLarge, keptNote, type ResultHandles } from './result-handles.ts';
 import { calleeAt, readinessNote, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
 
 export interface CodeRunnerDeps {
@@ -19,6 +20,8 @@ export interface CodeRunnerDeps {
   runs: RunStore;
   gateway: () => Gateway;
   log: (line: string) => void;
+  /** Where results over maxResultChars are kept, for profiles with codeMode.results. */
+  results?: ResultHandles;
 }
 
 export interface RunCaller {
@@ -52,6 +55,7 @@ export class CodeRunner {
     if (stillStarting.length) this.#deps.log(`run ${runId} of ${view.name} starts while ${stillStarting.join(', ')} ${stillStarting.length === 1 ? 'is' : 'are'} still starting`);
     const catalog = view.codeCatalog();
     const unready = gateway.readiness(view);
+    const keeps = view.codeMode.results ? this.#deps.results : undefined;
     const host: SandboxHost = {
       callTool: async (global, method, args, callSignal) => {
         const target = catalog.resolve(global, method);
@@ -84,9 +88,15 @@ export class CodeRunner {
       },
       search: async (query, limit) => catalog.search(query, limit),
       describe: async (names) => catalog.describe(names),
+      ...(keeps
+        ? {
+            results: (op: 'get' | 'query', args: unknown[]) =>
+              op === 'get' ? keeps.get(view.name, args[0], args[1]) : keeps.query(view.name, args[0], args[1]),
+          }
+        : {}),
     };
     const outcome: SandboxOutcome = await this.#deps.sandbox.run(
-      { code, budgets: view.budgets, globals: catalog.globals, share: view.name },
+      { code, budgets: view.budgets, globals: catalog.globals, share: view.name, ...(keeps ? { results: true } : {}) },
       host,
       signal,
     );
@@ -98,7 +108,7 @@ export class CodeRunner {
             lastResult && { name: lastResult.name, shape: shapeOf(lastResult.value) },
           )
         : undefined;
-    const formatted = formatRunText(outcome, view.budgets.maxResultChars, { ledger: failedLedger });
+    const formatted = await this.#formatKeeping(view, outcome, keeps, failedLedger);
     const record: RunRecord = {
       id: runId,
       time: new Date(started).toISOString(),
@@ -120,6 +130,26 @@ export class CodeRunner {
       ...(formatted.isError ? { isError: true } : {}),
       runId,
     };
+  }
+
+  /**
+   * The run's text; a result cut at maxResultChars is kept first (when the profile keeps
+   * results) so that the note names a handle that exists.
+   */
+  async #formatKeeping(view: ProfileView, outcome: SandboxOutcome, keeps: ResultHandles | undefined, ledger: string | undefined) {
+    const max = view.budgets.maxResultChars;
+    if (!keeps || !outcome.ok) return formatRunText(outcome, max, { ledger });
+    let handle: string | undefined;
+    const kept = formatRunText(outcome, max, { whenCut: () => keptNote((handle = keeps.newHandle()), outcome.value) });
+    if (handle === undefined) return kept;
+    try {
+      await keeps.keep(view.name, handle, outcome.value);
+      return kept;
+    } catch (err) {
+      const why = err instanceof ResultTooLarge ? `It is too large to keep for later runs (${err.message})` : 'It could not be kept for later runs';
+      if (!(err instanceof ResultTooLarge)) this.#deps.log(`keeping a result of ${view.name}: ${err instanceof Error ? err.message : String(err)}`);
+      return formatRunText(outcome, max, { whenCut: () => why });
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // The code surface's tool definitions (the seed: `execute`, plus `search_tools` and
 // `get_schema` when the declarations do not fit in 12,000 characters).
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ResolvedBudgets } from '../../../src-shared/config/schema.ts';
+import { CODE_MODE_DEFAULTS, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
 import type { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
 
 type CodeCatalog = ReturnType<typeof buildCodeCatalog>;
@@ -10,7 +10,7 @@ export const EXECUTE = 'execute';
 export const SEARCH_TOOLS = 'search_tools';
 export const GET_SCHEMA = 'get_schema';
 
-function executeDescription(catalog: CodeCatalog, budgets: ResolvedBudgets): string {
+function executeDescription(catalog: CodeCatalog, budgets: ResolvedBudgets, features: ResolvedCodeModeFeatures): string {
   const globals = Object.keys(catalog.globals);
   const lines = [
     'Run JavaScript that calls tools. Send an async arrow function (a bare function body, or code in a Markdown fence, also works);',
@@ -34,15 +34,18 @@ function executeDescription(catalog: CodeCatalog, budgets: ResolvedBudgets): str
       `The declarations of this profile's ${Object.values(catalog.globals).reduce((n, m) => n + m.length, 0)} tools are too large to list here.`,
       'Find tools with the search_tools tool (or `await catalog.search("create issue", 5)` in code) and read their signatures with get_schema (or `await catalog.describe(["server.tool"])`).',
     );
+    if (features.results) {
+      lines.push('A result cut at the size budget is kept under a handle named in the cut note: read it in later runs with `await results.get(handle, { offset, limit })` or `await results.query(handle, "path")`.');
+    }
   }
   return lines.join('\n');
 }
 
-export function codeSurfaceTools(catalog: CodeCatalog, budgets: ResolvedBudgets): Tool[] {
+export function codeSurfaceTools(catalog: CodeCatalog, budgets: ResolvedBudgets, features: ResolvedCodeModeFeatures = CODE_MODE_DEFAULTS): Tool[] {
   const tools: Tool[] = [
     {
       name: EXECUTE,
-      description: executeDescription(catalog, budgets),
+      description: executeDescription(catalog, budgets, features),
       inputSchema: {
         type: 'object',
         properties: {

@@ -22,6 +22,8 @@ export interface SandboxRunRequest {
    * profile's runaway runs cannot keep another's from starting.
    */
   share?: string;
+  /** Install the `results` global. */
+  results?: boolean;
 }
 
 export interface SandboxHost {
@@ -34,6 +36,8 @@ export interface SandboxHost {
   ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
   search(query: string, limit?: number): Promise<unknown>;
   describe(names: string[]): Promise<string>;
+  /** `results.get` / `results.query` with the code's arguments; absent when the profile keeps no results. */
+  results?(op: 'get' | 'query', args: unknown[]): Promise<unknown>;
 }
 
 export type SandboxOutcome = RunOutcome;
@@ -410,6 +414,7 @@ export class SandboxPool {
       budgets: req.budgets,
       globals: req.globals,
       deadline,
+      ...(req.results ? { results: true } : {}),
     };
     return this.#start(w, msg, host, signal);
   }
@@ -555,6 +560,16 @@ async function perform(host: SandboxHost, request: HostRequest, signal: AbortSig
         return { ok: true, json: toJson(await host.search(request.query, request.limit)) };
       case 'describe':
         return { ok: true, json: toJson(await host.describe(request.names)) };
+      case 'results': {
+        let args: unknown;
+        try {
+          args = JSON.parse(request.argsJson);
+        } catch {
+          return { ok: false, message: 'the arguments are not valid JSON' };
+        }
+        if (!host.results || !Array.isArray(args)) return { ok: false, message: 'results are not kept in this profile' };
+        return { ok: true, json: toJson(await host.results(request.op, args)) };
+      }
     }
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : String(err) };

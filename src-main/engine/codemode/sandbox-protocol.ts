@@ -28,12 +28,16 @@ export interface RunMessage {
    * time spent waiting for a worker counts against it.
    */
   deadline: number;
+  /** Install the `results` global (the profile keeps results past maxResultChars). */
+  results?: boolean;
 }
 
 export type HostRequest =
   | { kind: 'tool'; global: string; method: string; argsJson: string }
   | { kind: 'search'; query: string; limit?: number }
-  | { kind: 'describe'; names: string[] };
+  | { kind: 'describe'; names: string[] }
+  /** `results.get` / `results.query`; the arguments as a JSON array. */
+  | { kind: 'results'; op: 'get' | 'query'; argsJson: string };
 
 export type HostReply = { ok: true; json: string | undefined } | { ok: false; message: string };
 

@@ -17,6 +17,7 @@ import { jsonDeeperThan, tooDeepMessage } from '../../../src-shared/codemode/jso
 import type { LogLine } from '../../../src-shared/records.ts';
 import { calleeAt, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
 import type { HostReply, HostRequest, RunFailure, RunMessage, WorkerResult } from './sandbox-protocol.ts';
+import { MAX_RESULTS_ARGS_CHARS } from '../../../src-shared/codemode/result-pages.ts';
 import { CONSOLE_LEVELS, MAX_CATALOG_CALLS, SETUP_SOURCE } from './sandbox-setup.ts';
 
 export interface RunnerBridge {
@@ -83,7 +84,7 @@ export class SandboxRunner {
 
   async run(msg: RunMessage, bridge: RunnerBridge): Promise<WorkerResult> {
     const capped = await this.warm(msg.budgets.memoryMb);
-    const spec = JSON.stringify(msg.globals);
+    const spec = JSON.stringify({ globals: msg.globals, results: msg.results === true });
     let prepared = this.#spare;
     this.#spare = undefined;
     if (prepared && (prepared.capped !== capped || prepared.spec !== spec)) {
@@ -408,7 +409,11 @@ class Run {
         this.#fatal = { ok: false, kind: 'budget', message: `the run made more than ${MAX_CATALOG_CALLS} catalog lookups` };
         return this.#neverSettling();
       }
-      if (kind === 'search') {
+      if (kind === 'results') {
+        const argsJson = b ?? '[]';
+        if (argsJson.length > MAX_RESULTS_ARGS_CHARS) return this.#rejected(`results.${a} takes a handle and a short path or { offset, limit }, not ${argsJson.length} characters of arguments`);
+        request = { kind: 'results', op: a === 'query' ? 'query' : 'get', argsJson };
+      } else if (kind === 'search') {
         const query = a ?? '';
         // The engine refuses these too; refusing here keeps the text from crossing at all.
         if (query.length > MAX_QUERY_CHARS) return this.#rejected(queryTooLongMessage(query.length));

@@ -1,6 +1,6 @@
 // The JavaScript that furnishes a fresh QuickJS context before the user's code runs. It is
-// called once with two host functions and the globals spec, defines the server globals,
-// `catalog` and `console`, and returns the result converter, which no user code can reach.
+// called once with two host functions and the spec ({ globals, results }), defines the server
+// globals, `catalog`, `console` and, when enabled, `results`, and returns the result converter, which no user code can reach.
 // It keeps its own references to JSON and friends, so code that replaces them only hurts itself.
 
 /** Console levels the sandbox offers, in the order of LogLine['level']. */
@@ -25,7 +25,7 @@ export const SETUP_SOURCE = String.raw`(function (hostCall, hostLog, spec) {
   const constant = (target, name, value, enumerable) =>
     define(target, name, { value, enumerable, writable: false, configurable: false });
 
-  const globals = parse(spec);
+  const { globals, results: withResults } = parse(spec);
   for (const g of keys(globals)) {
     const server = {};
     for (const m of globals[g]) {
@@ -48,6 +48,19 @@ export const SETUP_SOURCE = String.raw`(function (hostCall, hostLog, spec) {
     },
   };
   constant(globalThis, 'catalog', freeze(catalog), false);
+
+  // Results kept past maxResultChars, when the profile enables them (result-handles.ts).
+  if (withResults) {
+    const results = {
+      get: async function get(handle, options) {
+        return decode(await hostCall('results', 'get', encode('the arguments of results.get', options === undefined ? [handle] : [handle, options])));
+      },
+      query: async function query(handle, path) {
+        return decode(await hostCall('results', 'query', encode('the arguments of results.query', [handle, path])));
+      },
+    };
+    constant(globalThis, 'results', freeze(results), false);
+  }
 
   const show = (v) => {
     if (typeof v === 'string') return v;

@@ -4,6 +4,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprot
 import { ownEntry, resolveBudgets, resolveCodeModeFeatures, type ProfileConfig, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
 import { exposedToolNames } from '../../../src-shared/names.ts';
 import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
+import { RESULTS_DECLARATION } from '../../../src-shared/codemode/declarations.ts';
 import { compileServerFilters, type ToolPredicate } from './tool-filter.ts';
 import { codeSurfaceTools } from '../codemode/code-tools.ts';
 
@@ -126,8 +127,11 @@ export class ProfileView {
 
   #codeSurface(): { catalog: CodeCatalog; list: Tool[] } {
     if (this.#code) return this.#code;
-    const catalog = buildCodeCatalog(this.allowedTools());
-    this.#code = { catalog, list: codeSurfaceTools(catalog, this.budgets) };
+    const catalog = buildCodeCatalog(
+      this.allowedTools(),
+      this.codeMode.results ? { extraGlobals: ['results'], extraDeclarations: [RESULTS_DECLARATION] } : {},
+    );
+    this.#code = { catalog, list: codeSurfaceTools(catalog, this.budgets, this.codeMode) };
     return this.#code;
   }
 

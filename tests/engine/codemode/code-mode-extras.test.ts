@@ -15,10 +15,15 @@ beforeAll(async () => {
     servers: {
       basic: fixtureServer('basic.mjs'),
       slow: fixtureServer('slow.mjs'),
+      big: fixtureServer('big-result.mjs'),
+      results: fixtureServer('basic.mjs'),
     },
     profiles: {
       ledger: { servers: ['basic', 'slow'], surface: 'code' },
       noledger: { servers: ['basic'], surface: 'code', codeMode: { ledger: false } },
+      keeps: { servers: ['big', 'results'], surface: 'code', codeMode: { results: true } },
+      keeps2: { servers: ['big'], surface: 'code', codeMode: { results: true } },
+      nokeep: { servers: ['big', 'results'], surface: 'code' },
     },
   });
   await waitFor(async () => {
@@ -74,4 +79,59 @@ describe('a failed run lists the calls it made (the call ledger)', () => {
     expect(off.text).toMatch(/^runtime: x/);
     expect(off.text).not.toContain('Calls:');
   });
+});
+
+describe('results over maxResultChars are kept under a handle (codeMode.results)', () => {
+  const MB = 1024 * 1024;
+  const unit = '0123456789abcdef';
+
+  it('the results global is declared, and a server named results becomes results_', async () => {
+    await waitFor(async () => (await run('keeps', 'async () => typeof big.big + typeof results_.echo')).text.includes('functionfunction') || undefined, 20_000);
+    const { tools } = await (await client('keeps')).listTools();
+    const d = tools[0]!.description!;
+    expect(d).toContain('declare const results: {');
+    expect(d).toContain('query(handle: string, path: string): Promise<unknown>;');
+    expect(d).toContain('declare const results_: {');
+    const off = await run('nokeep', 'async () => [typeof results, typeof results.echo]');
+    expect(off.text).toContain('"function"');
+    const { tools: offTools } = await (await client('nokeep')).listTools();
+    expect(offTools[0]!.description).not.toContain('results.get');
+  });
+
+  it('page through a 1 MB result across runs, query a part, and only in the profile that made it', async () => {
+    const made = await run(
+      'keeps',
+      `async () => { const t = await big.big({ bytes: ${MB} }); return t.match(/.{1,64}/g).map((s, i) => ({ i, s })); }`,
+    );
+    expect(made.isError, made.text.slice(0, 300)).toBe(false);
+    expect(made.text.length).toBeLessThan(25_000);
+    expect(made.text).toMatch(/return a smaller result/);
+    const handle = /kept as "(res_[0-9a-f]{24})"/.exec(made.text)?.[1];
+    expect(handle, made.text.slice(-600)).toBeTruthy();
+    expect(made.text).toContain('(an array of 16,384 items)');
+
+    const parts: string[] = [];
+    let offset: number | null = 0;
+    let runs = 0;
+    while (offset !== null) {
+      const page = await run('keeps', `async () => { const p = await results.get(${JSON.stringify(handle)}, { offset: ${offset}, limit: 150 }); return { next: p.next, total: p.total, s: p.items.map((x) => x.s).join('') }; }`);
+      expect(page.isError, page.text.slice(0, 300)).toBe(false);
+      const v = JSON.parse(page.text.slice(page.text.indexOf('Result:\n') + 8)) as { next: number | null; total: number; s: string };
+      expect(v.total).toBe(16_384);
+      parts.push(v.s);
+      offset = v.next;
+      runs++;
+    }
+    expect(runs).toBe(Math.ceil(16_384 / 150));
+    expect(parts.join('')).toBe(unit.repeat(MB / unit.length));
+
+    const q = await run('keeps', `async () => [await results.query(${JSON.stringify(handle)}, "[100].i"), (await results.query(${JSON.stringify(handle)}, "/16383/s")).length, (await results.get(${JSON.stringify(handle)})).length]`);
+    expect(JSON.parse(q.text.slice(q.text.indexOf('Result:\n') + 8))).toEqual([100, 64, 16_384]);
+
+    const elsewhere = await run('keeps2', `async () => await results.get(${JSON.stringify(handle)}, { offset: 0 })`);
+    expect(elsewhere.isError).toBe(true);
+    expect(elsewhere.text).toMatch(/^runtime: .*no kept result "res_[0-9a-f]{24}" in this profile/);
+    const junk = await run('keeps', 'async () => { try { await results.get("../../config"); } catch (e) { return e.message; } }');
+    expect(junk.text).toContain('is not a result handle');
+  }, 120_000);
 });

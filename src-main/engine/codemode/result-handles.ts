@@ -1,0 +1,125 @@
+// Result handles (issue 14, item 3): a run result over maxResultChars is kept in the home so
+// later runs of the same profile can page through it with `results.get` / `results.query`
+// instead of repeating the work. One folder per profile (named by a hash of the profile name,
+// so that no name can reach outside it and "A" and "a" stay apart on case-blind disks); a
+// handle from another profile is simply not there. Kept values are bounded and expire.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { RESULT_HANDLE_RE, describeKept, queryResult, resultPage } from '../../../src-shared/codemode/result-pages.ts';
+import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
+import { AtomicTextFile } from '../config/atomic-file.ts';
+
+/** A result is kept only up to this many characters of compact JSON; larger ones are only cut. */
+export const MAX_KEPT_RESULT_CHARS = 8 * 1024 * 1024;
+/** Kept results of one profile in bytes at most; the oldest go first. */
+export const MAX_KEPT_BYTES_PER_PROFILE = 64 * 1024 * 1024;
+/** Kept results of one profile at most; the oldest go first. */
+export const MAX_KEPT_RESULTS_PER_PROFILE = 200;
+/** A kept result can be read for this long after the run that made it. */
+export const RESULT_TTL_MS = 24 * 60 * 60 * 1000;
+
+const SUFFIX = '.json';
+
+export class ResultTooLarge extends Error {}
+
+export class ResultHandles {
+  readonly dir: string;
+  readonly #now: () => number;
+  /** The value read last, parsed: paging through one result reads the same file run after run. */
+  #cache: { file: string; mtimeMs: number; size: number; value: unknown } | undefined;
+
+  constructor(dir: string, opts: { now?: () => number } = {}) {
+    this.dir = dir;
+    this.#now = opts.now ?? Date.now;
+  }
+
+  /** A fresh handle; nothing is stored under it until keep(). */
+  newHandle(): string {
+    return `res_${randomBytes(12).toString('hex')}`;
+  }
+
+  #profileDir(profile: string): string {
+    return path.join(this.dir, createHash('sha256').update(profile).digest('hex').slice(0, 24));
+  }
+
+  /** Stores `value` under `handle` for `profile`; throws ResultTooLarge over MAX_KEPT_RESULT_CHARS. */
+  async keep(profile: string, handle: string, value: unknown): Promise<void> {
+    if (!RESULT_HANDLE_RE.test(handle)) throw new Error(`not a result handle: ${handle}`);
+    const json = JSON.stringify(value) ?? 'null';
+    if (json.length > MAX_KEPT_RESULT_CHARS) throw new ResultTooLarge(`over ${formatBytes(MAX_KEPT_RESULT_CHARS)} as JSON`);
+    const dir = this.#profileDir(profile);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await this.#prune(dir, Buffer.byteLength(json));
+    await new AtomicTextFile(path.join(dir, handle + SUFFIX)).write(json);
+  }
+
+  /** Drops expired results, then the oldest until `incoming` more bytes fit the profile's caps. */
+  async #prune(dir: string, incoming: number): Promise<void> {
+    const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(SUFFIX) && RESULT_HANDLE_RE.test(n.slice(0, -SUFFIX.length)));
+    const files = (
+      await Promise.all(
+        names.map(async (n) => {
+          const file = path.join(dir, n);
+          const s = await stat(file).catch(() => undefined);
+          return s ? { file, mtimeMs: s.mtimeMs, size: s.size } : undefined;
+        }),
+      )
+    ).filter((f) => f !== undefined);
+    files.sort((a, b) => a.mtimeMs - b.mtimeMs);
+    const now = this.#now();
+    let bytes = files.reduce((n, f) => n + f.size, 0) + incoming;
+    let count = files.length + 1;
+    for (const f of files) {
+      const expired = now - f.mtimeMs > RESULT_TTL_MS;
+      if (!expired && bytes <= MAX_KEPT_BYTES_PER_PROFILE && count <= MAX_KEPT_RESULTS_PER_PROFILE) break;
+      await unlink(f.file).catch(() => undefined);
+      bytes -= f.size;
+      count--;
+    }
+  }
+
+  async #read(profile: string, handle: unknown, what: string): Promise<unknown> {
+    if (typeof handle !== 'string' || !RESULT_HANDLE_RE.test(handle)) {
+      throw new SwitchboardError('bad-request', `${what}: ${JSON.stringify(handle) ?? String(handle)} is not a result handle; handles look like "res_" and 24 hex digits, as named in a cut result's note`);
+    }
+    const file = path.join(this.#profileDir(profile), handle + SUFFIX);
+    const s = await stat(file).catch(() => undefined);
+    if (!s || this.#now() - s.mtimeMs > RESULT_TTL_MS) {
+      if (s) await unlink(file).catch(() => undefined);
+      throw new SwitchboardError(
+        'not-found',
+        `${what}: no kept result "${handle}" in this profile (results are kept for ${RESULT_TTL_MS / 3_600_000} hours, in the profile whose run made them); run the work again`,
+      );
+    }
+    const c = this.#cache;
+    if (c && c.file === file && c.mtimeMs === s.mtimeMs && c.size === s.size) return c.value;
+    const text = await new AtomicTextFile(file).read();
+    if (text === null) throw new SwitchboardError('not-found', `${what}: the kept result "${handle}" is gone; run the work again`);
+    const value: unknown = JSON.parse(text);
+    this.#cache = { file, mtimeMs: s.mtimeMs, size: s.size, value };
+    return value;
+  }
+
+  /** `results.get(handle)`: the whole value; `results.get(handle, { offset, limit })`: one page of it. */
+  async get(profile: string, handle: unknown, options?: unknown): Promise<unknown> {
+    const value = await this.#read(profile, handle, 'results.get');
+    return options === undefined ? value : resultPage(value, options);
+  }
+
+  /** `results.query(handle, path)`: the part of the value the path names. */
+  async query(profile: string, handle: unknown, pathText: unknown): Promise<unknown> {
+    const value = await this.#read(profile, handle, 'results.query');
+    return queryResult(value, pathText);
+  }
+}
+
+/** The sentence a cut result's note gets when its value was kept. */
+export function keptNote(handle: string, value: unknown): string {
+  const page = Array.isArray(value) || (typeof value === 'object' && value !== null) ? '{ offset: 0, limit: 100 }' : '{ offset: 0, limit: 10000 }';
+  return (
+    `The whole result (${describeKept(value)}) is kept as "${handle}" for ${RESULT_TTL_MS / 3_600_000} hours: ` +
+    `page through it in later runs with await results.get("${handle}", ${page}), or take one part with await results.query("${handle}", "path.to.field")`
+  );
+}
