@@ -18,6 +18,7 @@ import { SandboxPool } from './codemode/sandbox-pool.ts';
 import { Gateway, type UpstreamAccess } from './gateway/gateway.ts';
 import { CodeRunner } from './codemode/code-runner.ts';
 import { ResultHandles } from './codemode/result-handles.ts';
+import { LearnedTypes } from './codemode/learned-types.ts';
 import { SocketServer } from './api/socket-server.ts';
 import { ControlHandler } from './api/control-handlers.ts';
 import { HttpServer } from './http/http-server.ts';
@@ -106,6 +107,7 @@ export class Engine {
   readonly audit: AuditLog;
   readonly runs: RunStore;
   readonly sandbox: SandboxPool;
+  readonly learned: LearnedTypes;
   readonly control: ControlHandler;
   readonly secrets: SecretStore;
   readonly pins: PinStore;
@@ -132,6 +134,7 @@ export class Engine {
     this.runs = RunStore.open(paths.runsDir, { deferWrites: true, onError: this.#recordLoss('run history'), secrets: () => this.secretValues() });
     this.pins = new PinStore(paths.pinsFile, { onError: (m) => this.#log(`tool pins: ${m}`) });
     this.sandbox = new SandboxPool({ warm: false });
+    this.learned = new LearnedTypes(paths.learnedTypesFile, { onError: (m) => this.#log(`learned types: ${m}`) });
     this.secrets = new FileSecretStore(paths.secretsFile);
     let gateway!: Gateway;
     this.supervisor = new Supervisor({
@@ -150,6 +153,7 @@ export class Engine {
       log: this.#log,
       gateway: () => gateway,
       results: new ResultHandles(paths.resultsDir),
+      learned: this.learned,
     });
     gateway = new Gateway({
       upstream: this.#upstreamAccess(),
@@ -187,6 +191,7 @@ export class Engine {
   }
 
   async #startServing(port: number | null | undefined): Promise<void> {
+    await this.learned.load();
     this.#applyConfig(this.config.config);
     this.#unsubscribe.push(this.config.onChange((cfg) => this.#applyConfig(cfg)));
     this.supervisor.on('catalog', (name) => this.gateway.catalogChanged(name));
@@ -221,6 +226,7 @@ export class Engine {
         const tools = ready(s)?.tools();
         return tools && this.pins.filter(s, tools);
       },
+      learned: this.learned,
       resources: (s) => ready(s)?.resources(),
       resourceTemplates: (s) => ready(s)?.resourceTemplates(),
       prompts: (s) => ready(s)?.prompts(),
@@ -361,6 +367,7 @@ export class Engine {
     await this.socket?.close();
     await this.gateway.dispose();
     await this.sandbox.dispose();
+    await this.learned.flush();
     await this.supervisor.dispose();
     this.config.dispose();
     this.audit.dispose();

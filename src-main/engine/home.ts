@@ -42,6 +42,8 @@ export interface HomePaths {
   quarantineDir: string;
   /** Results kept past maxResultChars (code mode's result handles), one folder per profile. */
   resultsDir: string;
+  /** Shapes of recent tool results, for return types learned in code mode. */
+  learnedTypesFile: string;
 }
 
 export function homePaths(home: string, platform: NodeJS.Platform = process.platform): HomePaths {
@@ -70,6 +72,7 @@ export function homePaths(home: string, platform: NodeJS.Platform = process.plat
     engineLog: path.join(home, 'logs', 'engine.log'),
     quarantineDir: path.join(home, 'quarantine'),
     resultsDir: path.join(home, 'results'),
+    learnedTypesFile: path.join(home, 'learned-types.json'),
   };
 }
 

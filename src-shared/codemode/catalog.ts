@@ -8,6 +8,7 @@ import {
   serverDeclaration,
   type DeclarationServer,
   type DeclarationTool,
+  type ObservedReturn,
 } from './declarations.ts';
 import { createToolSearch, type SearchHit, type ToolSearch } from './search.ts';
 import { MAX_DESCRIBE_NAMES, MAX_QUERY_CHARS, MAX_SUGGESTED_NAMES, tooManyNamesMessage } from './catalog-limits.ts';
@@ -18,6 +19,8 @@ export interface CatalogTool {
   description?: string;
   inputSchema: object;
   outputSchema?: object;
+  /** A return type learned from recent results, for a tool without outputSchema. */
+  observedReturn?: ObservedReturn;
 }
 
 export interface CatalogServer {
@@ -88,7 +91,7 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
       const name = `${global}.${method}`;
       if (byName.has(name)) continue;
       const entry: CodeCatalogEntry = { name, server: s.server, tool: t.name, global, method };
-      const tool: DeclarationTool = { method, name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema };
+      const tool: DeclarationTool = { method, name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, observedReturn: t.observedReturn };
       entries.push(entry);
       tools.push(tool);
       globals[global]!.push(method);

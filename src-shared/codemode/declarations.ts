@@ -13,6 +13,15 @@ export interface DeclarationTool {
   description?: string;
   inputSchema: object;
   outputSchema?: object;
+  /** For a tool without outputSchema: the type its recent results had (learned-types.ts). */
+  observedReturn?: ObservedReturn;
+}
+
+/** A return type seen in a tool's recent results; shown as observed, never as guaranteed. */
+export interface ObservedReturn {
+  /** One line of TypeScript. */
+  type: string;
+  samples: number;
 }
 
 export interface DeclarationServer {
@@ -71,10 +80,17 @@ export function serverDeclaration(server: DeclarationServer, methods?: string[])
 export function methodDeclaration(tool: DeclarationTool): string {
   const indent = '  ';
   const input = typeOf(tool.inputSchema, newContext(tool.inputSchema), indent);
-  const output = tool.outputSchema ? typeOf(tool.outputSchema, newContext(tool.outputSchema), indent).s : 'unknown';
+  const observed = tool.outputSchema ? undefined : tool.observedReturn;
+  const output = tool.outputSchema ? typeOf(tool.outputSchema, newContext(tool.outputSchema), indent).s : (observed?.type ?? 'unknown');
   const takesNothing = input.s === EMPTY_OBJECT || input.s === ANY_OBJECT;
   const param = takesNothing ? 'args?: {}' : `args${argsOptional(tool.inputSchema) ? '?' : ''}: ${input.s}`;
-  return `${jsdoc(docText(tool.description), indent)}${indent}${tool.method}(${param}): Promise<${output}>;\n`;
+  const doc = [docText(tool.description), observed ? observedTag(observed.samples) : ''].filter(Boolean).join('\n');
+  return `${jsdoc(doc, indent)}${indent}${tool.method}(${param}): Promise<${output}>;\n`;
+}
+
+/** The JSDoc tag of a learned return type: it says where the type comes from and that it may be wrong. */
+export function observedTag(samples: number): string {
+  return `@returns observed from ${samples} recent result${samples === 1 ? '' : 's'}, not guaranteed (the tool declares no output schema)`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ export type Shape =
   | { t: 'string' | 'number' | 'boolean' | 'null' | 'unknown' | 'never' }
   | { t: 'array'; of: Shape }
   | { t: 'object'; props: Record<string, { s: Shape; opt?: true }>; more?: true }
+  /** An object used as a map (its keys are data: ids, emails, paths): only its values' shape is kept. */
+  | { t: 'record'; of: Shape }
   | { t: 'union'; of: Shape[] };
 
 /** Levels of nesting kept; deeper values are `unknown`. */
@@ -45,10 +47,17 @@ export function shapeOf(value: unknown, depth = 0): Shape {
     for (let i = 0; i < value.length; i += step) of = mergeShapes(of, shapeOf(value[i], depth + 1));
     return { t: 'array', of };
   }
+  const keys = Object.keys(value);
+  if (keys.length > 0 && keys.filter(looksLikeData).length * 2 > keys.length) {
+    let of: Shape = NEVER;
+    const step = Math.max(1, Math.floor(keys.length / MAX_SAMPLED_ELEMENTS));
+    for (let i = 0; i < keys.length; i += step) of = mergeShapes(of, shapeOf((value as Record<string, unknown>)[keys[i]!], depth + 1));
+    return { t: 'record', of };
+  }
   const props: Record<string, { s: Shape; opt?: true }> = {};
   let count = 0;
   let more = false;
-  for (const key of Object.keys(value)) {
+  for (const key of keys) {
     if (count >= MAX_SHAPE_PROPS) {
       more = true;
       break;
@@ -59,6 +68,11 @@ export function shapeOf(value: unknown, depth = 0): Shape {
   return more ? { t: 'object', props, more: true } : { t: 'object', props };
 }
 
+/** Field names look like words (`id`, `created_at`, `x-request-id`); numbers, emails, paths and sentences are data. */
+function looksLikeData(key: string): boolean {
+  return !/^[A-Za-z_$][\w$-]{0,63}$/.test(key) || /^[a-f0-9]{16,}$/i.test(key);
+}
+
 /** The shape both values fit: objects merge their properties (a property missing in one is optional). */
 export function mergeShapes(a: Shape, b: Shape): Shape {
   if (a.t === 'never') return b;
@@ -66,6 +80,9 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
   if (a.t === 'unknown' || b.t === 'unknown') return UNKNOWN;
   if (a.t === 'array' && b.t === 'array') return { t: 'array', of: mergeShapes(a.of, b.of) };
   if (a.t === 'object' && b.t === 'object') return mergeObjects(a, b);
+  if (a.t === 'record' || b.t === 'record') {
+    if ((a.t === 'record' || a.t === 'object') && (b.t === 'record' || b.t === 'object')) return { t: 'record', of: mergeShapes(valuesOf(a), valuesOf(b)) };
+  }
   if (a.t === b.t && a.t !== 'union') return a;
   const members = [...(a.t === 'union' ? a.of : [a])];
   for (const m of b.t === 'union' ? b.of : [b]) {
@@ -97,6 +114,11 @@ function mergeObjects(a: Extract<Shape, { t: 'object' }>, b: Extract<Shape, { t:
   return more ? { t: 'object', props, more: true } : { t: 'object', props };
 }
 
+function valuesOf(s: Extract<Shape, { t: 'record' | 'object' }>): Shape {
+  if (s.t === 'record') return s.of;
+  return Object.values(s.props).reduce<Shape>((acc, p) => mergeShapes(acc, p.s), s.more ? UNKNOWN : NEVER);
+}
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
@@ -126,6 +148,8 @@ function render(s: Shape, depth: number): string {
       if (s.more) members.push('[key: string]: unknown');
       return `{ ${members.join('; ')} }`;
     }
+    case 'record':
+      return depth <= 0 ? 'Record<string, unknown>' : `Record<string, ${render(s.of, depth - 1)}>`;
     case 'union':
       return s.of.map((m) => render(m, depth)).join(' | ');
     default:
@@ -146,6 +170,7 @@ export function isShape(v: unknown, depth = 0): v is Shape {
     case 'never':
       return true;
     case 'array':
+    case 'record':
       return isShape(s.of, depth + 1);
     case 'union':
       return Array.isArray(s.of) && s.of.length <= MAX_UNION_MEMBERS && s.of.every((m) => isShape(m, depth + 1));

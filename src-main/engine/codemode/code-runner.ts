@@ -12,6 +12,7 @@ import type { ProfileView } from '../gateway/profile-view.ts';
 import type { ClientSession } from '../gateway/session.ts';
 import type { RunStore } from '../records/run-store.ts';
 import type { SandboxHost, SandboxOutcome, SandboxPool } from './sandbox-pool.ts';
+import type { LearnedTypes } from './learned-types.ts';
 import { ResultTooLarge, keptNote, type ResultHandles } from './result-handles.ts';
 import { calleeAt, readinessNote, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
 
@@ -22,6 +23,8 @@ export interface CodeRunnerDeps {
   log: (line: string) => void;
   /** Where results over maxResultChars are kept, for profiles with codeMode.results. */
   results?: ResultHandles;
+  /** Learns return types from results, for profiles with codeMode.learnedTypes. */
+  learned?: LearnedTypes;
 }
 
 export interface RunCaller {
@@ -56,6 +59,7 @@ export class CodeRunner {
     const catalog = view.codeCatalog();
     const unready = gateway.readiness(view);
     const keeps = view.codeMode.results ? this.#deps.results : undefined;
+    const learned = view.codeMode.learnedTypes ? this.#deps.learned : undefined;
     const host: SandboxHost = {
       callTool: async (global, method, args, callSignal) => {
         const target = catalog.resolve(global, method);
@@ -74,7 +78,13 @@ export class CodeRunner {
           });
           call.outcome = result.isError ? 'error' : 'ok';
           const unwrapped = unwrapToolResult(result);
-          if (unwrapped.ok) lastResult = { name: entry.name, value: unwrapped.value };
+          if (unwrapped.ok) {
+            lastResult = { name: entry.name, value: unwrapped.value };
+            if (learned) {
+              const definition = view.toolDefinition(target.server, target.tool);
+              if (definition) learned.observe(target.server, definition, unwrapped.value);
+            }
+          }
           return unwrapped;
         } catch (err) {
           const e = err instanceof SwitchboardError ? err : undefined;

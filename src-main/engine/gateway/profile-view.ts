@@ -4,7 +4,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprot
 import { ownEntry, resolveBudgets, resolveCodeModeFeatures, type ProfileConfig, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
 import { exposedToolNames } from '../../../src-shared/names.ts';
 import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
-import { RESULTS_DECLARATION } from '../../../src-shared/codemode/declarations.ts';
+import { RESULTS_DECLARATION, type ObservedReturn } from '../../../src-shared/codemode/declarations.ts';
 import { compileServerFilters, type ToolPredicate } from './tool-filter.ts';
 import { codeSurfaceTools } from '../codemode/code-tools.ts';
 
@@ -14,6 +14,11 @@ export interface CatalogSource {
   resources(server: string): Resource[] | undefined;
   resourceTemplates(server: string): ResourceTemplate[] | undefined;
   prompts(server: string): Prompt[] | undefined;
+  /** Return types learned from results (learned-types.ts), for profiles with codeMode.learnedTypes. */
+  learned?: {
+    epoch(): number;
+    observed(server: string, tool: Tool): ObservedReturn | undefined;
+  };
 }
 
 export interface ToolTarget {
@@ -35,7 +40,7 @@ export class ProfileView {
   readonly #source: CatalogSource;
 
   #tools?: { list: Tool[]; byName: Map<string, ToolTarget> };
-  #code?: { catalog: CodeCatalog; list: Tool[] };
+  #code?: { catalog: CodeCatalog; list: Tool[]; learnedEpoch: number | undefined };
   #resourceOwners?: Map<string, string>;
   #promptOwners?: Map<string, string>;
 
@@ -126,13 +131,31 @@ export class ProfileView {
   }
 
   #codeSurface(): { catalog: CodeCatalog; list: Tool[] } {
-    if (this.#code) return this.#code;
+    // Learned types change as results come in; they only rebuild the catalog when a type does.
+    const learned = this.codeMode.learnedTypes ? this.#source.learned : undefined;
+    const learnedEpoch = learned?.epoch();
+    if (this.#code && this.#code.learnedEpoch === learnedEpoch) return this.#code;
+    const groups = this.allowedTools();
     const catalog = buildCodeCatalog(
-      this.allowedTools(),
+      learned
+        ? groups.map((g) => ({
+            server: g.server,
+            tools: g.tools.map((t) => {
+              const observedReturn = learned.observed(g.server, t);
+              return observedReturn ? { ...t, observedReturn } : t;
+            }),
+          }))
+        : groups,
       this.codeMode.results ? { extraGlobals: ['results'], extraDeclarations: [RESULTS_DECLARATION] } : {},
     );
-    this.#code = { catalog, list: codeSurfaceTools(catalog, this.budgets, this.codeMode) };
+    this.#code = { catalog, list: codeSurfaceTools(catalog, this.budgets, this.codeMode), learnedEpoch };
     return this.#code;
+  }
+
+  /** The definition of an allowed tool of a ready server, as its upstream lists it now. */
+  toolDefinition(server: string, tool: string): Tool | undefined {
+    if (!this.allows(server, tool)) return undefined;
+    return this.#source.tools(server)?.find((t) => t.name === tool);
   }
 
   listTools(): Tool[] {

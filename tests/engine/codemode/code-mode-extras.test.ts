@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cleanupHomes, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { cleanupHomes, fixtureServer, makeHome, shimClient, stopEngine, waitFor } from '../../helpers/home.ts';
 
 afterAll(cleanupHomes);
 
@@ -17,6 +19,7 @@ beforeAll(async () => {
       slow: fixtureServer('slow.mjs'),
       big: fixtureServer('big-result.mjs'),
       results: fixtureServer('basic.mjs'),
+      cat: fixtureServer('catalog.mjs', { env: { CATALOG_SIZE: '3' } }),
     },
     profiles: {
       ledger: { servers: ['basic', 'slow'], surface: 'code' },
@@ -24,6 +27,8 @@ beforeAll(async () => {
       keeps: { servers: ['big', 'results'], surface: 'code', codeMode: { results: true } },
       keeps2: { servers: ['big'], surface: 'code', codeMode: { results: true } },
       nokeep: { servers: ['big', 'results'], surface: 'code' },
+      learns: { servers: ['cat', 'basic'], surface: 'code', codeMode: { learnedTypes: true } },
+      nolearn: { servers: ['cat'], surface: 'code' },
     },
   });
   await waitFor(async () => {
@@ -134,4 +139,49 @@ describe('results over maxResultChars are kept under a handle (codeMode.results)
     const junk = await run('keeps', 'async () => { try { await results.get("../../config"); } catch (e) { return e.message; } }');
     expect(junk.text).toContain('is not a result handle');
   }, 120_000);
+});
+
+describe('return types learned from real results (codeMode.learnedTypes)', () => {
+  const description = async (profile: string) => (await (await client(profile)).listTools()).tools[0]!.description!;
+  const method = (d: string, name: string) => {
+    const at = d.indexOf(`  ${name}(`);
+    return d.slice(d.lastIndexOf('/**', at), d.indexOf('>;\n', at) + 2).replace(/\s*\n\s*/g, ' ');
+  };
+
+  it('a tool without outputSchema shows the type of its recent results, marked as observed; others and other profiles do not', async () => {
+    await waitFor(async () => (await run('learns', 'async () => typeof cat.tool_0')).text.includes('function') || undefined, 20_000);
+    expect(method(await description('learns'), 'tool_0')).toMatch(/tool_0\(args: .*\): Promise<unknown>;$/);
+    for (const id of ['a', 'b']) {
+      const r = await run('learns', `async () => { await basic.add({ a: 1, b: 2 }); return await cat.tool_0({ id: ${JSON.stringify(id)}, limit: 2 }); }`);
+      expect(r.isError, r.text).toBe(false);
+    }
+    const learned = method(await description('learns'), 'tool_0');
+    expect(learned).toContain('@returns observed from 2 recent results, not guaranteed');
+    expect(learned).toMatch(/tool_0\(args: .*\): Promise<\{ tool: string; args: \{ id: string; limit: number \} \}>;$/);
+    expect(learned).not.toMatch(/"a"|"b"/);
+    // add declares an outputSchema: its own type stays.
+    expect(method(await description('learns'), 'add')).toMatch(/Promise<\{ sum: number \}>;$/);
+    expect(method(await description('learns'), 'add')).not.toContain('observed');
+    // Another profile over the same server that did not opt in.
+    expect(method(await description('nolearn'), 'tool_0')).toMatch(/Promise<unknown>;$/);
+    // catalog.describe shows it too.
+    const sig = await run('learns', 'async () => await catalog.describe(["cat.tool_0"])');
+    expect(sig.text).toContain('observed from 2 recent results');
+  });
+
+  it('are kept in the home: after an engine restart the declarations still show them', async () => {
+    const file = path.join(home, 'learned-types.json');
+    await waitFor(() => {
+      try {
+        return readFileSync(file, 'utf8').includes('tool_0') || undefined;
+      } catch {
+        return undefined;
+      }
+    }, 10_000, 'learned types written');
+    for (const c of clients.values()) await c.close();
+    clients.clear();
+    await stopEngine(home);
+    await waitFor(async () => (await run('learns', 'async () => typeof cat.tool_0')).text.includes('function') || undefined, 30_000);
+    expect(method(await description('learns'), 'tool_0')).toContain('@returns observed from 2 recent results');
+  }, 60_000);
 });

@@ -33,9 +33,18 @@ describe('shapes', () => {
     expect(renderShape(shapeOf({ 'a-b': 1, __proto__x: 2 }))).toBe('{ "a-b": number; __proto__x: number }');
   });
 
+  it('keep no keys of an object used as a map (ids, emails, paths are data)', () => {
+    const byUser = { 'alice@example.com': { n: 1 }, 'bob@example.com': { n: 2, admin: true } };
+    expect(renderShape(shapeOf(byUser))).toBe('Record<string, { n: number; admin?: boolean }>');
+    expect(renderShape(shapeOf({ '1001': 'a', '1002': 'b' }))).toBe('Record<string, string>');
+    expect(renderShape(mergeShapes(shapeOf({ '/a/b': 1 }), shapeOf({ '/c': 2 })))).toBe('Record<string, number>');
+    expect(renderShape(shapeOf({ created_at: 'x', 'x-request-id': 'y' }))).toBe('{ created_at: string; "x-request-id": string }');
+  });
+
   it('are recognised when read back from disk, and junk is not', () => {
     expect(isShape(JSON.parse(JSON.stringify(shapeOf({ a: [1, { b: null }] }))))).toBe(true);
     expect(isShape({ t: 'object', props: { a: { s: { t: 'weird' } } } })).toBe(false);
     expect(isShape(null)).toBe(false);
+    expect(isShape(JSON.parse(JSON.stringify(shapeOf({ 'a@b': [1] }))))).toBe(true);
   });
 });
