@@ -3,6 +3,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CODE_MODE_DEFAULTS, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
 import type { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
+import { globalsList, nameIndex } from '../../../src-shared/codemode/name-index.ts';
 
 type CodeCatalog = ReturnType<typeof buildCodeCatalog>;
 
@@ -15,7 +16,7 @@ function executeDescription(catalog: CodeCatalog, budgets: ResolvedBudgets, feat
   const lines = [
     'Run JavaScript that calls tools. Send an async arrow function (a bare function body, or code in a Markdown fence, also works);',
     'it runs in a fresh QuickJS sandbox and its return value comes back as JSON under "Result:", after anything written with console.log under "Logs:".',
-    `Each server is a global object and each of its tools a method returning a promise: ${globals.length ? globals.map((g) => `\`${g}\``).join(', ') : '(no servers are ready)'}.`,
+    `Each server is a global object and each of its tools a method returning a promise: ${globals.length ? globalsList(globals) : '(no servers are ready)'}.`,
     'Tool results are unwrapped: structured content as an object, JSON text parsed, other text as a string. A tool error throws an Error (use try/catch). Use Promise.all for independent calls.',
     'No fetch, require, process, timers or file system: the only way out is a tool call.',
     `Budgets: ${budgets.timeoutMs} ms, ${budgets.maxToolCalls} tool calls, ${budgets.memoryMb} MB, ${budgets.maxSourceBytes} bytes of code, ${budgets.maxResultChars} characters of result.`,
@@ -37,6 +38,9 @@ function executeDescription(catalog: CodeCatalog, budgets: ResolvedBudgets, feat
     if (features.results) {
       lines.push('A result cut at the size budget is kept under a handle named in the cut note: read it in later runs with `await results.get(handle, { offset, limit })` or `await results.query(handle, "path")`.');
     }
+    // The seed leaves the declarations out here; the names alone still save a search (name-index.ts).
+    const index = features.nameIndex ? nameIndex(catalog.globals) : '';
+    if (index) lines.push('', index);
   }
   return lines.join('\n');
 }

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanupHomes, fixtureServer, makeHome, shimClient, stopEngine, waitFor } from '../../helpers/home.ts';
 
+const GITHUB = path.resolve(__dirname, '../../fixtures/catalogs/github.json');
+
 afterAll(cleanupHomes);
 
 let home: string;
@@ -20,6 +22,8 @@ beforeAll(async () => {
       big: fixtureServer('big-result.mjs'),
       results: fixtureServer('basic.mjs'),
       cat: fixtureServer('catalog.mjs', { env: { CATALOG_SIZE: '3' } }),
+      github: fixtureServer('catalog.mjs', { env: { CATALOG_FILE: GITHUB } }),
+      thousand: fixtureServer('catalog.mjs', { env: { CATALOG_SIZE: '1000' } }),
     },
     profiles: {
       ledger: { servers: ['basic', 'slow'], surface: 'code' },
@@ -29,6 +33,9 @@ beforeAll(async () => {
       nokeep: { servers: ['big', 'results'], surface: 'code' },
       learns: { servers: ['cat', 'basic'], surface: 'code', codeMode: { learnedTypes: true } },
       nolearn: { servers: ['cat'], surface: 'code' },
+      gh: { servers: ['github', 'basic'], surface: 'code' },
+      ghnoindex: { servers: ['github'], surface: 'code', codeMode: { nameIndex: false } },
+      huge: { servers: ['thousand', 'github'], surface: 'code', codeMode: { results: true } },
     },
   });
   await waitFor(async () => {
@@ -139,6 +146,44 @@ describe('results over maxResultChars are kept under a handle (codeMode.results)
     const junk = await run('keeps', 'async () => { try { await results.get("../../config"); } catch (e) { return e.message; } }');
     expect(junk.text).toContain('is not a result handle');
   }, 120_000);
+});
+
+describe('a compact name index when the declarations are left out (codeMode.nameIndex)', () => {
+  const MAX = 14_000;
+  const listed = async (profile: string, tools: number) =>
+    waitFor(async () => {
+      const r = await (await client(profile)).listTools();
+      const d = r.tools.find((t) => t.name === 'execute')?.description ?? '';
+      return r.tools.length === 3 && d.includes(`of this profile's ${tools} tools`) ? r : undefined;
+    }, 30_000, `${profile} ready`);
+
+  it('the 117 GitHub tools: every name listed per server, tools/list within 14,000 characters', async () => {
+    const r = await listed('gh', 117 + 10);
+    expect(JSON.stringify(r).length).toBeLessThanOrEqual(MAX);
+    const d = r.tools.find((t) => t.name === 'execute')!.description!;
+    expect(d).toMatch(/Tool names by server \(all 127\):\ngithub: [a-z_]+, /);
+    expect(d).toMatch(/\nbasic: echo, add, /);
+    expect(d).toContain('create_pull_request');
+    expect(d).not.toContain('declare const github');
+    // A name picked from the index is callable as listed, without a search.
+    const call = await run('gh', 'async () => (await github.get_me({})).tool');
+    expect(call.text).toBe('Result:\n"get_me"');
+    const off = await listed('ghnoindex', 117);
+    expect(off.tools.find((t) => t.name === 'execute')!.description).not.toContain('Tool names by server');
+  });
+
+  it('1,117 tools: as many names as fit in the budget, said so, and tools/list still within 14,000 characters', async () => {
+    const r = await listed('huge', 1117);
+    const chars = JSON.stringify(r).length;
+    expect(chars).toBeLessThanOrEqual(MAX);
+    const d = r.tools.find((t) => t.name === 'execute')!.description!;
+    expect(d).toMatch(/Tool names by server \(\d+ of 1117, as many as fit in 9,000 characters; find the others with search_tools\):/);
+    expect(d).toMatch(/\nthousand: tool_0, tool_1, .*… \+\d+ more/);
+    // Names go to each server in turn: the smaller server is listed whole, the larger one cut.
+    const githubLine = d.split('\n').find((l) => l.startsWith('github: '))!;
+    expect(githubLine.split(', ')).toHaveLength(117);
+    expect(d).toContain('results.get(handle');
+  });
 });
 
 describe('return types learned from real results (codeMode.learnedTypes)', () => {
