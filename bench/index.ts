@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
+import { benchResultHandles } from './result-handles.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -357,6 +358,9 @@ async function main() {
     }
     record('1,000-tool profile: search_tools (p50)', pct(xs, 50), 'ms', { limit: 2, text: '≤ 2 ms' });
   }
+
+  // 9. Result handles: keeping a cut result, and reading a page of it back (its own home).
+  await benchResultHandles(record, { quick });
 
   const w = Math.max(...rows.map((r) => r.metric.length));
   console.log(`\nSwitchboard benchmark (${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}${quick ? ', quick' : ''})\n`);
