@@ -29,6 +29,11 @@ export class ResultHandles {
   readonly #now: () => number;
   /** The value read last, parsed: paging through one result reads the same file run after run. */
   #cache: { file: string; mtimeMs: number; size: number; value: unknown } | undefined;
+  /**
+   * Reads of one profile run one after another: code can ask for 256 reads of an 8 MB result at
+   * once, and each would otherwise parse and copy its own 8 MB in the engine.
+   */
+  readonly #queues = new Map<string, Promise<unknown>>();
 
   constructor(dir: string, opts: { now?: () => number } = {}) {
     this.dir = dir;
@@ -102,16 +107,30 @@ export class ResultHandles {
     return value;
   }
 
-  /** `results.get(handle)`: the whole value; `results.get(handle, { offset, limit })`: one page of it. */
-  async get(profile: string, handle: unknown, options?: unknown): Promise<unknown> {
-    const value = await this.#read(profile, handle, 'results.get');
-    return options === undefined ? value : resultPage(value, options);
+  #serial<T>(profile: string, work: () => Promise<T>): Promise<T> {
+    const before = this.#queues.get(profile) ?? Promise.resolve();
+    const mine = before.then(work, work);
+    const tail = mine.catch(() => undefined);
+    this.#queues.set(profile, tail);
+    void tail.then(() => {
+      if (this.#queues.get(profile) === tail) this.#queues.delete(profile);
+    });
+    return mine;
+  }
+
+  /**
+   * `results.get(handle)`: the whole value; `results.get(handle, { offset, limit })`: one page of it.
+   */
+  get(profile: string, handle: unknown, options?: unknown): Promise<unknown> {
+    return this.#serial(profile, async () => {
+      const value = await this.#read(profile, handle, 'results.get');
+      return options === undefined ? value : resultPage(value, options);
+    });
   }
 
   /** `results.query(handle, path)`: the part of the value the path names. */
-  async query(profile: string, handle: unknown, pathText: unknown): Promise<unknown> {
-    const value = await this.#read(profile, handle, 'results.query');
-    return queryResult(value, pathText);
+  query(profile: string, handle: unknown, pathText: unknown): Promise<unknown> {
+    return this.#serial(profile, async () => queryResult(await this.#read(profile, handle, 'results.query'), pathText));
   }
 }
 

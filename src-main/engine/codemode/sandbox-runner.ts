@@ -406,7 +406,7 @@ class Run {
       request = { kind: 'tool', global: a ?? '', method: b ?? '', argsJson };
     } else {
       if (++this.#catalogCalls > MAX_CATALOG_CALLS) {
-        this.#fatal = { ok: false, kind: 'budget', message: `the run made more than ${MAX_CATALOG_CALLS} catalog lookups` };
+        this.#fatal = { ok: false, kind: 'budget', message: `the run made more than ${MAX_CATALOG_CALLS} catalog lookups${kind === 'results' ? ' (results reads count as lookups)' : ''}` };
         return this.#neverSettling();
       }
       if (kind === 'results') {

@@ -6,7 +6,7 @@
 /** Console levels the sandbox offers, in the order of LogLine['level']. */
 export const CONSOLE_LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 
-/** At most this many catalog lookups per run: they are not tool calls, but still cost the engine work. */
+/** At most this many catalog lookups (and `results` reads) per run: they are not tool calls, but still cost the engine work. */
 export const MAX_CATALOG_CALLS = 256;
 
 export const SETUP_SOURCE = String.raw`(function (hostCall, hostLog, spec) {

@@ -43,6 +43,17 @@ describe('kept results (result handles)', () => {
     }
   });
 
+  it('answer many reads at once, in order, one failing read not holding up the rest', async () => {
+    const s = store();
+    const h = s.newHandle();
+    await s.keep('a', h, Array.from({ length: 1000 }, (_, i) => i));
+    const reads = Array.from({ length: 50 }, (_, i) => (i === 7 ? s.get('a', 'nope') : s.get('a', h, { offset: i * 10, limit: 2 })));
+    const settled = await Promise.allSettled(reads);
+    expect(settled[7]!.status).toBe('rejected');
+    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(49);
+    expect((settled[49] as PromiseFulfilledResult<{ items: number[] }>).value.items).toEqual([490, 491]);
+  });
+
   it(`expire after ${RESULT_TTL_MS / 3_600_000} hours`, async () => {
     let now = Date.now();
     const s = store(() => now);
