@@ -3,15 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cleanupHomes, fixtureServer, makeHome, shimClient, stopEngine, waitFor } from '../../helpers/home.ts';
+import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, stopEngine, waitFor } from '../../helpers/home.ts';
 
 const GITHUB = path.resolve(__dirname, '../../fixtures/catalogs/github.json');
 
 afterAll(cleanupHomes);
 
 let home: string;
+let rugFile: string;
 const clients = new Map<string, Client>();
 
 beforeAll(async () => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
       cat: fixtureServer('catalog.mjs', { env: { CATALOG_SIZE: '3' } }),
       github: fixtureServer('catalog.mjs', { env: { CATALOG_FILE: GITHUB } }),
       thousand: fixtureServer('catalog.mjs', { env: { CATALOG_SIZE: '1000' } }),
+      rug: fixtureServer('rug-pull.mjs', { env: { RUG_FILE: '' } }),
     },
     profiles: {
       ledger: { servers: ['basic', 'slow'], surface: 'code' },
@@ -34,10 +36,14 @@ beforeAll(async () => {
       learns: { servers: ['cat', 'basic'], surface: 'code', codeMode: { learnedTypes: true } },
       nolearn: { servers: ['cat'], surface: 'code' },
       gh: { servers: ['github', 'basic'], surface: 'code' },
+      learnsrug: { servers: ['rug'], surface: 'code', codeMode: { learnedTypes: true } },
       ghnoindex: { servers: ['github'], surface: 'code', codeMode: { nameIndex: false } },
       huge: { servers: ['thousand', 'github'], surface: 'code', codeMode: { results: true } },
     },
   });
+  rugFile = path.join(home, 'rug.txt');
+  writeFileSync(rugFile, 'Fetches a web page.');
+  editConfig((c) => (c.servers.rug!.env.RUG_FILE = rugFile));
   await waitFor(async () => {
     const r = await run('ledger', 'async () => typeof slow.wait + typeof basic.add');
     return r.text.includes('functionfunction') || undefined;
@@ -47,6 +53,15 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of clients.values()) await c.close();
 });
+
+type EditableConfig = { servers: Record<string, { env: Record<string, string> }> };
+
+function editConfig(edit: (config: EditableConfig) => void): void {
+  const file = path.join(home, 'config.json');
+  const config = JSON.parse(readFileSync(file, 'utf8')) as EditableConfig;
+  edit(config);
+  writeFileSync(file, JSON.stringify(config, null, 2));
+}
 
 async function client(profile: string): Promise<Client> {
   let c = clients.get(profile);
@@ -213,6 +228,23 @@ describe('return types learned from real results (codeMode.learnedTypes)', () =>
     const sig = await run('learns', 'async () => await catalog.describe(["cat.tool_0"])');
     expect(sig.text).toContain('observed from 2 recent results');
   });
+
+  it("start over when the tool's pinned definition changes (changed, withheld, approved)", async () => {
+    const fetchPage = async () => method(await description('learnsrug'), 'fetch_page');
+    await waitFor(async () => (await run('learnsrug', 'async () => typeof rug.fetch_page')).text.includes('function') || undefined, 20_000);
+    await run('learnsrug', 'async () => rug.fetch_page({ url: "a" })');
+    expect(await fetchPage()).toMatch(/observed from 1 recent result, .*Promise<string>;$/);
+    // A new description, and a restart of the server (its env changes) to serve it.
+    writeFileSync(rugFile, 'Fetches a web page, differently.');
+    editConfig((c) => (c.servers.rug!.env.BUMP = '1'));
+    await waitFor(() => (JSON.parse(cli(home, ['status', '--json']).stdout).servers.rug?.changedTools ?? []).includes('fetch_page') || undefined, 20_000, 'fetch_page withheld');
+    expect(cli(home, ['approve', 'rug']).code).toBe(0);
+    await waitFor(async () => (await fetchPage()).includes('differently') || undefined, 20_000, 'the new definition listed');
+    expect(await fetchPage()).toMatch(/Promise<unknown>;$/);
+    expect(await fetchPage()).not.toContain('observed');
+    await run('learnsrug', 'async () => rug.fetch_page({ url: "b" })');
+    expect(await fetchPage()).toMatch(/observed from 1 recent result, .*Promise<string>;$/);
+  }, 60_000);
 
   it('are kept in the home: after an engine restart the declarations still show them', async () => {
     const file = path.join(home, 'learned-types.json');
