@@ -1,5 +1,12 @@
 // The profile editor's data: budgets as text boxes, tool checklists, and the value it writes.
-import { DEFAULT_BUDGETS, PROFILE_NAME_RE, type ResolvedBudgets } from '../../src-shared/config/schema.ts';
+import {
+  CODE_MODE_DEFAULTS,
+  DEFAULT_BUDGETS,
+  PROFILE_NAME_RE,
+  resolveCodeModeFeatures,
+  type ResolvedBudgets,
+  type ResolvedCodeModeFeatures,
+} from '../../src-shared/config/schema.ts';
 import { BUDGET_KEYS, parseBudget, type BudgetKey } from './budget-impact.ts';
 
 export interface ProfileDraft {
@@ -7,6 +14,8 @@ export interface ProfileDraft {
   servers: string[];
   surface: 'tools' | 'code';
   budgets: Record<BudgetKey, string>;
+  /** Code-mode feature switches (config.json `codeMode`), defaults filled in. */
+  codeMode: ResolvedCodeModeFeatures;
   /** Per server whose checklist the user changed: the tool names left checked. */
   checked: Record<string, string[]>;
 }
@@ -20,9 +29,22 @@ export function draftFromProfile(name: string, raw: Record<string, unknown>): Pr
     servers: Array.isArray(raw.servers) ? raw.servers.filter((s): s is string => typeof s === 'string') : [],
     surface: raw.surface === 'code' ? 'code' : 'tools',
     budgets: Object.fromEntries(BUDGET_KEYS.map((k) => [k, String(b[k] ?? DEFAULT_BUDGETS[k])])) as Record<BudgetKey, string>,
+    codeMode: resolveCodeModeFeatures(isRecord(raw.codeMode) ? (raw.codeMode as Partial<ResolvedCodeModeFeatures>) : undefined),
     checked: {},
   };
 }
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The switches as the editor shows them: what each does, in a sentence. */
+export const CODE_MODE_LABELS: Record<keyof ResolvedCodeModeFeatures, string> = {
+  ledger: 'Call ledger — a failed run lists the calls it made, so the model can resume',
+  results: 'Result handles — a result over the size budget is kept for a day and read back with results.get',
+  learnedTypes: 'Learned return types — declarations show the shapes recent results had (for tools without an output schema)',
+  nameIndex: 'Name index — a large profile’s execute description lists its tool names',
+};
 
 /** Budgets as typed, falling back to the defaults for boxes that do not hold a valid value. */
 export function effectiveBudgets(d: ProfileDraft): ResolvedBudgets {
@@ -62,6 +84,12 @@ export function profileValue(d: ProfileDraft, base: Record<string, unknown>, all
       }
     }
     if (Object.keys(budgets).length) value.budgets = budgets;
+    // A switch is written when it differs from its default or was set already; unknown keys stay.
+    const codeMode: Record<string, unknown> = isRecord(base.codeMode) ? { ...base.codeMode } : {};
+    for (const k of Object.keys(CODE_MODE_DEFAULTS) as (keyof ResolvedCodeModeFeatures)[]) {
+      if (d.codeMode[k] !== CODE_MODE_DEFAULTS[k] || codeMode[k] !== undefined) codeMode[k] = d.codeMode[k];
+    }
+    if (Object.keys(codeMode).length) value.codeMode = codeMode;
   }
   const tools: Record<string, unknown> = { ...((base.tools as Record<string, unknown>) ?? {}) };
   for (const s of Object.keys(tools)) if (!d.servers.includes(s)) delete tools[s];

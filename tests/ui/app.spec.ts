@@ -112,9 +112,16 @@ describe('the app in a browser', () => {
     await page.getByText(/Tools of basic \(10 of 10 on\)/).click();
     await page.getByRole('checkbox', { name: 'elicit' }).uncheck();
     await page.getByText(/Tools of basic \(9 of 10 on\)/).waitFor();
+    // Code-mode features: the call ledger is on by default, result handles are opt-in.
+    const features = page.getByTestId('code-mode-features');
+    assert.equal(await features.getByRole('checkbox', { name: /Call ledger/ }).isChecked(), true);
+    await features.getByRole('checkbox', { name: /Result handles/ }).check();
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByTestId('declarations').waitFor({ timeout: 15_000 });
-    const cfg = JSON.parse(s.configBytes()) as { profiles: Record<string, { surface: string; tools?: Record<string, { allow: string[] }> }> };
+    const cfg = JSON.parse(s.configBytes()) as {
+      profiles: Record<string, { surface: string; tools?: Record<string, { allow: string[] }>; codeMode?: Record<string, boolean> }>;
+    };
+    assert.deepEqual(cfg.profiles.auto?.codeMode, { results: true });
     assert.equal(cfg.profiles.auto?.surface, 'code');
     assert.ok(cfg.profiles.auto?.tools?.basic?.allow.includes('echo'));
     assert.ok(!cfg.profiles.auto?.tools?.basic?.allow.includes('elicit'));

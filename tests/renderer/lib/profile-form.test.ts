@@ -41,6 +41,21 @@ describe('profile form', () => {
     });
   });
 
+  it('reads and writes the code-mode switches: only those off their default or already set, unknown keys kept', () => {
+    const d = draftFromProfile('p', { servers: [], surface: 'code' });
+    expect(d.codeMode).toEqual({ ledger: true, results: false, learnedTypes: false, nameIndex: true });
+    expect(profileValue(d, {}, {}).codeMode).toBeUndefined();
+    d.codeMode.results = true;
+    d.codeMode.nameIndex = false;
+    expect(profileValue(d, {}, {}).codeMode).toEqual({ results: true, nameIndex: false });
+    const base = { servers: [], surface: 'code', codeMode: { ledger: true, future: 'x' } };
+    const kept = draftFromProfile('p', base);
+    expect(profileValue(kept, base, {}).codeMode).toEqual({ ledger: true, future: 'x' });
+    kept.codeMode.ledger = false;
+    expect(profileValue(kept, base, {}).codeMode).toEqual({ ledger: false, future: 'x' });
+    expect(draftFromProfile('p', { codeMode: 'junk' }).codeMode.ledger).toBe(true);
+  });
+
   it('escapes glob characters so a checked tool matches only itself', () => {
     expect(literalGlob('get_{a,b}*?')).toBe('get_\\{a,b\\}\\*\\?');
   });
