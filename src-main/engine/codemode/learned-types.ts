@@ -48,6 +48,8 @@ export class LearnedTypes {
   readonly #onError: (message: string) => void;
   #epoch = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** Observations not yet written: a home where nothing was learned never gets the file. */
+  #dirty = false;
   #writing: Promise<void> = Promise.resolve();
 
   constructor(file: string, opts: { onError?: (message: string) => void } = {}) {
@@ -108,6 +110,7 @@ export class LearnedTypes {
     this.#entries.set(key, next);
     while (this.#entries.size > MAX_LEARNED_TOOLS) this.#entries.delete(this.#entries.keys().next().value!);
     if (before?.type !== next.observed.type || before.samples !== next.observed.samples) this.#epoch++;
+    this.#dirty = true;
     this.#scheduleWrite();
   }
 
@@ -134,6 +137,8 @@ export class LearnedTypes {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
+    if (!this.#dirty) return this.#writing;
+    this.#dirty = false;
     const data: LearnedFile = {
       version: 1,
       tools: [...this.#entries.values()].map((e) => ({ server: e.server, tool: e.tool, def: e.def, shapes: e.shapes })),

@@ -54,6 +54,8 @@ describe('learned return types', () => {
 
   it('persist shapes (never values) in the home, and read back only what is well formed', async () => {
     const f = file();
+    await new LearnedTypes(f).flush();
+    expect(() => readFileSync(f)).toThrow(/ENOENT/);
     const a = new LearnedTypes(f);
     a.observe('gh', listIssues, [{ title: 'a secret title', token: 'ghp_secret' }]);
     await a.flush();
