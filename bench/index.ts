@@ -8,9 +8,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
 import { benchResultHandles } from './result-handles.ts';
+import { benchSearch } from './search.ts';
+import { syntheticServers } from './synthetic-catalog.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -324,21 +326,7 @@ async function main() {
 
   // 8. Declarations and search for a 1,000-tool profile (in-process, pure code).
   {
-    const tools: Tool[] = Array.from({ length: 1000 }, (_, i) => ({
-      name: `tool_${i}`,
-      description: `Synthetic tool ${i} that ${['lists', 'creates', 'updates', 'deletes'][i % 4]} ${['issues', 'files', 'users', 'builds', 'tickets'][i % 5]} in a project.`,
-      inputSchema: {
-        type: 'object',
-        properties: {
-          id: { type: 'string', description: 'Identifier' },
-          state: { type: 'string', enum: ['open', 'closed'] },
-          labels: { type: 'array', items: { type: 'string' } },
-          [`field_${i}`]: { type: 'object', properties: { a: { type: 'number' }, b: { anyOf: [{ type: 'string' }, { type: 'null' }] } } },
-        },
-        required: ['id'],
-      },
-    }));
-    const servers = Array.from({ length: 10 }, (_, k) => ({ server: `srv${k}`, tools: tools.slice(k * 100, k * 100 + 100) }));
+    const servers = syntheticServers(1000);
     for (let i = 0; i < 3; i++) buildCodeCatalog(servers);
     const builds: number[] = [];
     let cat = buildCodeCatalog(servers);
@@ -361,6 +349,9 @@ async function main() {
 
   // 9. Result handles: keeping a cut result, and reading a page of it back (its own home).
   await benchResultHandles(record, { quick });
+
+  // 10. Search on plain-word queries: recall, and latency at 1,000 tools (pure code).
+  benchSearch(record, { quick });
 
   const w = Math.max(...rows.map((r) => r.metric.length));
   console.log(`\nSwitchboard benchmark (${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}${quick ? ', quick' : ''})\n`);

@@ -16,6 +16,9 @@ import { MAX_DESCRIBE_NAMES, MAX_QUERY_CHARS, MAX_SUGGESTED_NAMES, tooManyNamesM
 /** The parts of an MCP `Tool` the code surface uses. */
 export interface CatalogTool {
   name: string;
+  /** Display titles; search indexes them (MCP puts one on the tool and one in its annotations). */
+  title?: string;
+  annotations?: { title?: string };
   description?: string;
   inputSchema: object;
   outputSchema?: object;
@@ -73,7 +76,7 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
   );
 
   const entries: CodeCatalogEntry[] = [];
-  const byName = new Map<string, { entry: CodeCatalogEntry; tool: DeclarationTool }>();
+  const byName = new Map<string, { entry: CodeCatalogEntry; tool: DeclarationTool; source: CatalogTool }>();
   const byOriginal = new Map<string, CodeCatalogEntry>();
   const byMethod = new Map<string, CodeCatalogEntry[]>();
   // Null prototype: globals come from server names, and `globals[name]` must never find `constructor`.
@@ -95,7 +98,7 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
       entries.push(entry);
       tools.push(tool);
       globals[global]!.push(method);
-      byName.set(name, { entry, tool });
+      byName.set(name, { entry, tool, source: t });
       byOriginal.set(`${s.server}.${t.name}`, entry);
       const sameMethod = byMethod.get(method);
       if (sameMethod) sameMethod.push(entry);
@@ -137,10 +140,11 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
   const searchIndex = (): ToolSearch =>
     (index ??= createToolSearch(
       entries.map((e) => {
-        const { tool } = byName.get(e.name)!;
+        const { tool, source } = byName.get(e.name)!;
         const props = (tool.inputSchema as { properties?: unknown } | null)?.properties;
         return {
           name: e.name,
+          titles: toolTitles(source),
           description: tool.description,
           params: props && typeof props === 'object' ? Object.keys(props) : [],
         };
@@ -206,6 +210,12 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
     search: (query, limit) => searchIndex().search(query, limit),
     suggest,
   };
+}
+
+/** A tool's titles that are strings (a server may send anything), each once. */
+function toolTitles(tool: CatalogTool): string[] {
+  const titles = [tool.title, tool.annotations?.title].filter((t): t is string => typeof t === 'string' && t !== '');
+  return [...new Set(titles)];
 }
 
 /** Unknown names quoted in the error at most; the rest are counted. */

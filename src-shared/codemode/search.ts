@@ -1,6 +1,10 @@
-// Tool search for search_tools and catalog.search: relevance over names, descriptions and
-// parameter names (SPEC §5), using MiniSearch's BM25 ranking with fuzzy and prefix matching.
-import MiniSearch from 'minisearch';
+// Tool search for search_tools and catalog.search: relevance over names, titles, descriptions
+// and parameter names (SPEC §5). MiniSearch ranks with BM25 over stemmed words, and a second
+// pair of fields holds each tool's concepts (search-concepts.ts), so a query in other words than
+// the tool's ("make a new folder") still meets it (create_directory). Fuzzy and prefix matching
+// are kept for words no tool uses (typos, halves of words): expanding every word that way costs
+// more than the 2 ms a search may take at 1,000 tools.
+import MiniSearch, { type Query } from 'minisearch';
 import { SwitchboardError } from '../errors.ts';
 import {
   MAX_QUERY_CHARS,
@@ -10,10 +14,14 @@ import {
   termTooLongMessage,
   tooManyTermsMessage,
 } from './catalog-limits.ts';
+import { CONCEPT_GROUPS } from './search-concepts.ts';
+import { stem } from './stem.ts';
 
 export interface SearchEntry {
   /** The name as written in code, e.g. `github.create_issue`. */
   name: string;
+  /** The tool's display titles (`title`, `annotations.title`), when it has them. */
+  titles?: string[];
   description?: string;
   /** Top-level parameter names of the tool. */
   params?: string[];
@@ -35,10 +43,13 @@ export const MAX_SEARCH_LIMIT = 50;
 const MAX_HIT_DESCRIPTION_CHARS = 300;
 
 // Words that say nothing about which tool is meant; left in, they rank long descriptions up.
+// Phrases are matched before these are dropped, so "who am I" still means the current user.
 const STOP_WORDS = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'its',
-  'of', 'on', 'or', 'that', 'the', 'this', 'to', 'with',
-]);
+  'a', 'am', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'for', 'from', 'has', 'have',
+  'how', 'i', 'in', 'into', 'is', 'it', 'its', 'my', 'of', 'on', 'or', 'our', 'please', 'so', 'some',
+  'that', 'the', 'their', 'them', 'there', 'these', 'this', 'those', 'to', 'us', 'was', 'we', 'what',
+  'when', 'where', 'which', 'who', 'why', 'will', 'with', 'would', 'you', 'your',
+].map(stem));
 
 /** Splits `listPullRequests`, `list_pull_requests`, `github.list-pulls` and prose alike into words. */
 export function searchTerms(text: string): string[] {
@@ -49,41 +60,116 @@ export function searchTerms(text: string): string[] {
     .filter((t) => t !== '');
 }
 
-function processTerm(term: string): string | null {
-  const lower = term.toLowerCase();
-  return STOP_WORDS.has(lower) ? null : lower;
+const stemmed = (text: string): string[] => searchTerms(text).map((t) => stem(t.toLowerCase()));
+
+// Concept ids start with a character no word has, so they never meet words in the shared index.
+const CONCEPT_MARK = '~';
+
+/** First stem of a phrase → the phrases (as stems) starting with it and their concept. */
+const PHRASES = new Map<string, { stems: string[]; concept: string }[]>();
+for (const [concept, phrases] of Object.entries(CONCEPT_GROUPS)) {
+  for (const phrase of phrases) {
+    const stems = stemmed(phrase);
+    if (stems.length === 0) continue;
+    const list = PHRASES.get(stems[0]!) ?? [];
+    list.push({ stems, concept: CONCEPT_MARK + concept });
+    PHRASES.set(stems[0]!, list);
+  }
 }
+
+/**
+ * The concepts a text speaks of, once per word or phrase that says it. At each word the longest
+ * phrase of the map wins and its words say nothing more: "pull request" is not also a request,
+ * and "file a bug" files no file.
+ */
+function concepts(stems: string[]): { concepts: string[]; spent: Set<number> } {
+  const found: string[] = [];
+  const spent = new Set<number>();
+  for (let i = 0; i < stems.length; ) {
+    let longest = 0;
+    let said: string[] = [];
+    for (const p of PHRASES.get(stems[i]!) ?? []) {
+      if (p.stems.length < longest || !p.stems.every((s, k) => stems[i + k] === s)) continue;
+      if (p.stems.length > longest) [longest, said] = [p.stems.length, []];
+      said.push(p.concept);
+    }
+    found.push(...said);
+    if (longest > 1) for (let k = 0; k < longest; k++) spent.add(i + k);
+    i += Math.max(1, longest);
+  }
+  return { concepts: found, spent };
+}
+
+const words = (stems: string[]): string[] => stems.filter((s) => !STOP_WORDS.has(s));
+const lowerWords = (text: string): string[] => searchTerms(text).map((t) => t.toLowerCase()).filter((t) => !STOP_WORDS.has(stem(t)));
 
 interface IndexedEntry {
   id: number;
   name: string;
   nameTerms: string;
+  /** The name's words as written: "alerts" is nearer list_dependabot_alerts than get_dependabot_alert. */
+  nameWords: string;
+  titles: string;
   description: string;
   params: string;
+  /** The description as written, for the hit; not indexed. */
+  text: string;
+  /** Concepts of the name: what the tool is. */
+  nameConcepts: string;
+  /** Concepts of the titles, apart: a title's extra words ("Open new …") would dilute the name's. */
+  titleConcepts: string;
+  /** Concepts of the description: what the tool touches on. */
+  descConcepts: string;
 }
 
+const TEXT_FIELDS = ['nameTerms', 'titles', 'description', 'params'];
+const WORD_FIELDS = ['nameWords'];
+const CONCEPT_FIELDS = ['nameConcepts', 'titleConcepts', 'descConcepts'];
+// Every field is stored ready (stems, words as written, concepts), so the index only splits.
+const ready = {
+  tokenize: (text: string): string[] => text.split(' '),
+  processTerm: (term: string): string | null => term || null,
+};
+const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 export function createToolSearch(entries: SearchEntry[]): ToolSearch {
-  const docs: IndexedEntry[] = entries.map((e, id) => ({
-    id,
-    name: e.name,
-    nameTerms: searchTerms(e.name).join(' '),
-    description: e.description ?? '',
-    params: (e.params ?? []).flatMap(searchTerms).join(' '),
-  }));
+  const vocabulary = new Set<string>();
+  const docs: IndexedEntry[] = entries.map((e, id) => {
+    const nameStems = stemmed(e.name);
+    const titleStems = (e.titles ?? []).flatMap(stemmed);
+    // A server may send anything as a description; what is no text is not searched.
+    const text = asText(e.description);
+    const descStems = stemmed(text);
+    const paramStems = (e.params ?? []).flatMap(stemmed);
+    for (const s of [...nameStems, ...titleStems, ...descStems, ...paramStems]) vocabulary.add(s);
+    return {
+      id,
+      name: e.name,
+      nameTerms: words(nameStems).join(' '),
+      nameWords: lowerWords(e.name).join(' '),
+      titles: words(titleStems).join(' '),
+      description: words(descStems).join(' '),
+      params: words(paramStems).join(' '),
+      text,
+      nameConcepts: [...new Set(concepts(nameStems).concepts)].join(' '),
+      titleConcepts: [...new Set(concepts(titleStems).concepts)].join(' '),
+      descConcepts: [...new Set(concepts(descStems).concepts)].join(' '),
+    };
+  });
   const index = new MiniSearch<IndexedEntry>({
-    fields: ['nameTerms', 'description', 'params'],
-    tokenize: searchTerms,
-    processTerm,
+    fields: [...TEXT_FIELDS, ...WORD_FIELDS, ...CONCEPT_FIELDS],
+    ...ready,
     searchOptions: {
-      boost: { nameTerms: 4, params: 1.5, description: 1 },
-      // Short words match too much when fuzzy; a typo in a long word is what fuzzy is for.
-      fuzzy: (term) => (term.length > 3 ? 0.2 : false),
-      prefix: (term) => term.length > 1,
+      // Weights chosen on the tune half of tests/fixtures/search-eval (recall@5, then @1).
+      boost: { nameTerms: 2, nameWords: 1, titles: 1.5, params: 1.5, description: 1, nameConcepts: 3, titleConcepts: 1.5, descConcepts: 1 },
       combineWith: 'OR',
       maxFuzzy: 2,
     },
   });
   index.addAll(docs);
+
+  // A word some tool has is matched exactly; only the others are looked up fuzzily and by prefix.
+  const unknown = (term: string): boolean => !vocabulary.has(term);
 
   return {
     search(query, limit) {
@@ -92,12 +178,47 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
       }
       const max = searchLimit(limit);
       checkQuerySize(query);
-      const hits = index.search(query);
+      const stems = stemmed(query);
+      const said = concepts(stems);
+      // Words inside a phrase of the map are matched through its concept only.
+      const plain = words(stems.filter((_, i) => !said.spent.has(i)));
+      // A concept said by several words of the query ("leaked passwords or tokens") counts as often.
+      const times = new Map<string, number>();
+      for (const c of said.concepts) times.set(c, (times.get(c) ?? 0) + 1);
+      const asked: Query = {
+        combineWith: 'OR',
+        queries: [
+          {
+            queries: [plain.join(' ')],
+            fields: TEXT_FIELDS,
+            ...ready,
+            // Short words match too much when fuzzy; a typo in a long word is what fuzzy is for.
+            fuzzy: (term) => (term.length > 3 && unknown(term) ? 0.2 : false),
+            prefix: (term) => term.length > 2 && unknown(term),
+          },
+          {
+            queries: [lowerWords(query).join(' ')],
+            fields: WORD_FIELDS,
+            ...ready,
+            fuzzy: false,
+            prefix: false,
+          },
+          {
+            queries: [[...times.keys()].join(' ')],
+            fields: CONCEPT_FIELDS,
+            ...ready,
+            boostTerm: (term) => times.get(term) ?? 1,
+            fuzzy: false,
+            prefix: false,
+          },
+        ],
+      };
+      const hits = index.search(asked);
       // MiniSearch leaves ties in index order; sort them by name so results never depend on it.
       hits.sort((a, b) => b.score - a.score || (docs[a.id]!.name < docs[b.id]!.name ? -1 : 1));
       return hits.slice(0, max).map((h) => {
         const doc = docs[h.id as number]!;
-        return { name: doc.name, description: shortDescription(doc.description) };
+        return { name: doc.name, description: shortDescription(doc.text) };
       });
     },
   };

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
 import { createToolSearch, searchTerms, type SearchEntry } from '../../../src-shared/codemode/search.ts';
+import { evalCatalog } from '../../fixtures/search-eval/evaluate.ts';
 
 const { tools } = JSON.parse(readFileSync(new URL('../../fixtures/catalogs/github.json', import.meta.url), 'utf8')) as {
   tools: { name: string; description: string; inputSchema: { properties?: Record<string, unknown> } }[];
@@ -78,6 +80,56 @@ describe('createToolSearch', () => {
 
   it('finds nothing for words no tool uses', () => {
     expect(search.search('zebra quasar')).toEqual([]);
+  });
+});
+
+describe('search in other words than the tools\' (concepts, stems, titles)', () => {
+  const four = evalCatalog();
+  const first = (query: string) => four.search(query, 1)[0]?.name;
+
+  it('finds a tool asked for in words it does not use', () => {
+    expect(first('open a pull request')).toBe('github.create_pull_request');
+    expect(first('make a new folder')).toBe('filesystem.create_directory');
+    expect(first('who am I logged in as')).toBe('github.get_me');
+    expect(first('forget a fact')).toBe('memory.delete_observations');
+  });
+
+  it('reads a phrase as one meaning: "file a bug report" files no file', () => {
+    expect(first('file a bug report')).toBe('github.create_issue');
+  });
+
+  it('indexes titles, from the tool and from its annotations', () => {
+    const s = createToolSearch([
+      { name: 'a.env', titles: ['Print Environment'], description: 'Returns variables' },
+      { name: 'b.other', description: 'Returns something' },
+    ]);
+    expect(s.search('print environment').map((h) => h.name)).toEqual(['a.env']);
+    const catalog = buildCodeCatalog([
+      {
+        server: 'keys',
+        tools: [
+          { name: 't1', annotations: { title: 'Rotate credentials' }, description: 'Does a thing', inputSchema: { type: 'object' } },
+          { name: 't2', title: 'Quarantine host', description: 'Does another thing', inputSchema: { type: 'object' } },
+          // A server may send anything as a title; it is left out, not thrown on.
+          { name: 't3', title: 42 as unknown as string, annotations: { title: {} as unknown as string }, description: 'Third', inputSchema: { type: 'object' } },
+        ],
+      },
+    ]);
+    expect(catalog.search('rotate', 3).map((h) => h.name)).toEqual(['keys.t1']);
+    expect(catalog.search('quarantine', 3).map((h) => h.name)).toEqual(['keys.t2']);
+    expect(catalog.search('third', 3).map((h) => h.name)).toEqual(['keys.t3']);
+  });
+
+  it('matches a word some tool has exactly, and widens only unknown words by typo and prefix', () => {
+    const s = createToolSearch([
+      { name: 'x.list_cats', description: 'Lists cats' },
+      { name: 'x.list_cars', description: 'Lists cars' },
+      { name: 'x.kubernetes_deploy', description: 'Deploys to a cluster' },
+    ]);
+    // "cats" is a word here: "cars", one letter away, is another word, not a typo of it.
+    expect(s.search('cats').map((h) => h.name)).toEqual(['x.list_cats']);
+    expect(s.search('kube').map((h) => h.name)).toEqual(['x.kubernetes_deploy']);
+    expect(s.search('kubernets').map((h) => h.name)).toEqual(['x.kubernetes_deploy']);
   });
 });
 

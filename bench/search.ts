@@ -1,0 +1,48 @@
+// Bench section: tool search on plain-word queries (issue 14, search that understands; the
+// queries are tests/fixtures/search-eval). Pure code, in process. Part of `npm run bench`; also
+// runs alone: `node --import tsx bench/search.ts`.
+import { pathToFileURL } from 'node:url';
+import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
+import { evalServers, evalSet, evaluate } from '../tests/fixtures/search-eval/evaluate.ts';
+import { syntheticServers } from './synthetic-catalog.ts';
+
+type Record = (metric: string, value: number, unit: 'ms' | 'count', target?: { limit: number; text: string }) => void;
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+const ratio = (x: number): number => Number(x.toFixed(3));
+
+export function benchSearch(record: Record, opts: { quick: boolean }): void {
+  // Recall over the four real catalogs together (153 tools)…
+  const real = evalServers();
+  const realTools = real.reduce((n, s) => n + s.tools.length, 0);
+  const all = [...evalSet.tune, ...evalSet.heldOut];
+  const cat = buildCodeCatalog(real);
+  const whole = evaluate(cat, all);
+  const held = evaluate(cat, evalSet.heldOut);
+  record(`search, ${all.length} plain-word queries, ${realTools} real tools: recall@1`, ratio(whole.recallAt1), 'count');
+  record(`search, ${all.length} plain-word queries, ${realTools} real tools: recall@5 (target ≥ 0.95)`, ratio(whole.recallAt5), 'count');
+  record(`search, the ${held.queries} held-out of them: recall@1`, ratio(held.recallAt1), 'count');
+  record(`search, the ${held.queries} held-out of them: recall@5`, ratio(held.recallAt5), 'count');
+  // …then the same catalogs among synthetic tools up to 1,000, for recall among distractors and latency.
+  const big = buildCodeCatalog([...real, ...syntheticServers(1000 - realTools)]);
+  record('search, the same queries among 1,000 tools: recall@5', ratio(evaluate(big, all).recallAt5), 'count');
+  const xs: number[] = [];
+  for (let r = 0; r < (opts.quick ? 3 : 10); r++) {
+    for (const q of all) {
+      const t0 = performance.now();
+      big.search(q.query, 10);
+      xs.push(performance.now() - t0);
+    }
+  }
+  record('search, plain-word queries at 1,000 tools (p50)', pct(xs, 50), 'ms', { limit: 2, text: '≤ 2 ms' });
+  record('search, plain-word queries at 1,000 tools (p95)', pct(xs, 95), 'ms');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  benchSearch((metric, value, unit, target) => console.log(`${metric}: ${unit === 'ms' ? `${value.toFixed(2)} ms` : value}${target ? `   target ${target.text} ${value <= target.limit ? 'ok' : 'MISSED'}` : ''}`), {
+    quick: process.argv.includes('--quick'),
+  });
+}
