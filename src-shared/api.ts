@@ -5,6 +5,7 @@ import type { ConfigProblem } from './config/validate.ts';
 import type { ProfileConfig, ResolvedBudgets } from './config/schema.ts';
 import type { AuditEntry, AuditQuery, RunQuery, RunRecord } from './records.ts';
 import type { ErrorData } from './errors.ts';
+import type { LimitedClientId } from './client-limits.ts';
 
 export type ServerState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'needs-approval';
 
@@ -42,6 +43,21 @@ export interface ProfileStatus {
   budgets?: ResolvedBudgets;
   /** Streamable HTTP endpoint for this profile. */
   url: string | null;
+  /** Where what the profile serves goes past a connected client's limits (too many tools, names too long); absent when none. */
+  warnings?: string[];
+}
+
+/** One active client session in `status`. */
+export interface StatusClient {
+  id: string;
+  name: string;
+  profile: string;
+  transport: 'socket' | 'http';
+  since: string;
+  /** For a client with known limits (recognised from its clientInfo): which one, and the limits. */
+  limits?: { client: LimitedClientId; maxTools: number; maxNameChars: number };
+  /** Where what this client gets goes past its limits, each with what to do; absent when none. */
+  warnings?: string[];
 }
 
 export interface StatusReport {
@@ -54,7 +70,7 @@ export interface StatusReport {
   config: { valid: boolean; problems: ConfigProblem[]; file: string };
   secrets: { store: 'keychain' | 'file' | 'none' };
   /** Active client sessions. */
-  clients: { id: string; name: string; profile: string; transport: 'socket' | 'http'; since: string }[];
+  clients: StatusClient[];
   /** Record stores that failed to write (disk full, read-only home), each reported once; absent when none. */
   recordLosses?: { store: string; message: string; since: string; count: number }[];
 }

@@ -27,6 +27,7 @@ import { APP_ROOT } from './app-root.ts';
 import { FileSecretStore, type SecretStore } from './secrets/secret-store.ts';
 import { PinStore } from './trust/pins.ts';
 import { tokenLikeValues } from './records/redact.ts';
+import { clientLimitFields, clientLimitsReport } from './gateway/client-limits.ts';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require(path.join(APP_ROOT, 'package.json')) as { version: string }).version;
@@ -322,6 +323,7 @@ export class Engine {
     const servers: Record<string, ServerStatus> = {};
     for (const name of this.supervisor.names()) servers[name] = this.#serverStatus(name)!;
     const profiles: Record<string, ProfileStatus> = {};
+    const limits = clientLimitsReport(this.gateway.sessions);
     for (const name of this.gateway.profileNames()) {
       const view = this.gateway.view(name)!;
       const p: ProfileStatus = {
@@ -336,6 +338,8 @@ export class Engine {
         p.declarationChars = cat.declarationChars;
         p.budgets = view.budgets;
       }
+      const warnings = limits.byProfile.get(name);
+      if (warnings) p.warnings = warnings;
       profiles[name] = p;
     }
     return {
@@ -354,6 +358,7 @@ export class Engine {
         profile: s.profile,
         transport: s.transportKind,
         since: s.since,
+        ...clientLimitFields(limits.bySession.get(s)),
       })),
     };
   }

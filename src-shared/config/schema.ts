@@ -1,6 +1,7 @@
 // The one schema of config.json (SPEC §3). Pure: no Node, no DOM.
 // Objects are loose so that keys we do not know survive a rewrite by the app.
 import { z } from 'zod';
+import { LIMITED_CLIENT_IDS } from '../client-limits.ts';
 
 /** A value read from the secret store instead of being kept in config.json. */
 export const SecretRef = z.strictObject({ secret: z.string().min(1, 'expected a secret name') });
@@ -120,6 +121,14 @@ export const CodeModeFeatures = z.looseObject({
 });
 export type CodeModeFeatures = z.infer<typeof CodeModeFeatures>;
 
+/** A profile as one client gets it (SPEC §9): another surface, or a subset of the profile's tools. */
+export const ClientSurface = z.looseObject({
+  surface: z.enum(['tools', 'code'], { error: 'expected "tools" or "code"' }).optional(),
+  /** Per server, allow/deny globs; a tool must pass these and the profile's own filter. */
+  tools: z.record(z.string(), ToolFilter).optional(),
+});
+export type ClientSurface = z.infer<typeof ClientSurface>;
+
 export const ProfileConfig = z.looseObject({
   servers: z.array(z.string(), { error: 'expected an array of server names' }),
   surface: z.enum(['tools', 'code'], { error: 'expected "tools" or "code"' }).optional(),
@@ -131,6 +140,9 @@ export const ProfileConfig = z.looseObject({
   prompts: z.record(z.string(), ToolFilter).optional(),
   namespace: z.boolean({ error: 'expected true or false' }).optional(),
   codeMode: CodeModeFeatures.optional(),
+
+  /** Per client id (cursor, windsurf, vscode): what that client gets instead of the profile's surface. */
+  clients: z.record(z.string(), ClientSurface, { error: 'expected an object of client ids' }).optional(),
 });
 export type ProfileConfig = z.infer<typeof ProfileConfig>;
 
@@ -189,6 +201,17 @@ export function crossProblems(raw: unknown): CrossProblem[] {
       if (!isObject(filters)) continue;
       for (const s of Object.keys(filters)) {
         if (!list.includes(s)) out.push({ path: ['profiles', pname, kind, s], message: `"${s}" is not one of this profile's servers` });
+      }
+    }
+    if (isObject(p.clients)) {
+      for (const [id, c] of Object.entries(p.clients)) {
+        if (!(LIMITED_CLIENT_IDS as readonly string[]).includes(id)) {
+          out.push({ path: ['profiles', pname, 'clients', id], message: `unknown client "${id}"; use one of ${LIMITED_CLIENT_IDS.join(', ')}` });
+        }
+        if (!isObject(c) || !isObject(c.tools)) continue;
+        for (const s of Object.keys(c.tools)) {
+          if (!list.includes(s)) out.push({ path: ['profiles', pname, 'clients', id, 'tools', s], message: `"${s}" is not one of this profile's servers` });
+        }
       }
     }
     if (p.namespace === false && list.length !== 1) {

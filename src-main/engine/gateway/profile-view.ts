@@ -1,11 +1,11 @@
 // What one profile exposes right now: computed from its config and its servers' live catalogs,
 // rebuilt when either changes, and shared by every client session of that profile.
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ownEntry, resolveBudgets, resolveCodeModeFeatures, type ProfileConfig, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
+import { ownEntry, resolveBudgets, resolveCodeModeFeatures, type ClientSurface, type ProfileConfig, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
 import { exposedToolNames } from '../../../src-shared/names.ts';
 import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
 import { RESULTS_DECLARATION, type ObservedReturn } from '../../../src-shared/codemode/declarations.ts';
-import { compileServerFilters, type ToolPredicate } from './tool-filter.ts';
+import { compileServerFilters, compileToolFilter, type ToolPredicate } from './tool-filter.ts';
 import { codeSurfaceTools } from '../codemode/code-tools.ts';
 
 export interface CatalogSource {
@@ -43,24 +43,39 @@ export class ProfileView {
   #code?: { catalog: CodeCatalog; list: Tool[]; learnedEpoch: number | undefined };
   #resourceOwners?: Map<string, string>;
   #promptOwners?: Map<string, string>;
+  /** The profile as each client with a `clients` entry gets it, made on first use. */
+  readonly #clientViews = new Map<string, ProfileView>();
 
-  constructor(name: string, config: ProfileConfig, source: CatalogSource) {
+  /** `client`: a `clients` entry of the profile, which narrows the tools and may change the surface. */
+  constructor(name: string, config: ProfileConfig, source: CatalogSource, client?: ClientSurface) {
     this.name = name;
     this.config = config;
-    this.surface = config.surface ?? 'tools';
+    this.surface = client?.surface ?? config.surface ?? 'tools';
     this.budgets = resolveBudgets(config.budgets);
     this.codeMode = resolveCodeModeFeatures(config.codeMode);
     this.#source = source;
     for (const server of config.servers) {
-      this.#filters.set(
-        server,
-        compileServerFilters({
-          tools: ownEntry(config.tools, server),
-          resources: ownEntry(config.resources, server),
-          prompts: ownEntry(config.prompts, server),
-        }),
-      );
+      const own = compileServerFilters({
+        tools: ownEntry(config.tools, server),
+        resources: ownEntry(config.resources, server),
+        prompts: ownEntry(config.prompts, server),
+      });
+      // Like the profile's own `tools`: a server without an entry keeps all its tools.
+      const subset = client?.tools ? compileToolFilter(ownEntry(client.tools, server)) : undefined;
+      this.#filters.set(server, subset ? { ...own, tools: (t) => own.tools(t) && subset(t) } : own);
     }
+  }
+
+  /** The view one client gets: its `clients` entry applied, or this view when it has none. */
+  forClient(clientId: string | undefined): ProfileView {
+    const entry = clientId === undefined ? undefined : ownEntry(this.config.clients, clientId);
+    if (!entry) return this;
+    let view = this.#clientViews.get(clientId!);
+    if (!view) {
+      view = new ProfileView(this.name, this.config, this.#source, entry);
+      this.#clientViews.set(clientId!, view);
+    }
+    return view;
   }
 
   get servers(): readonly string[] {
@@ -90,6 +105,7 @@ export class ProfileView {
 
   /** Drops cached lists; the next read recomputes from the live catalogs. */
   invalidate(): void {
+    for (const view of this.#clientViews.values()) view.invalidate();
     this.#tools = undefined;
     this.#code = undefined;
     this.#resourceOwners = undefined;

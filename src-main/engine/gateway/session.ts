@@ -30,6 +30,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
 import type { Gateway } from './gateway.ts';
 import type { ProfileView, ToolTarget } from './profile-view.ts';
+import { limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
 
 const RESUME_ID = '__switchboard_resume__';
 
@@ -94,10 +95,21 @@ export class ClientSession {
     return this.server.getClientVersion()?.name ?? 'unknown';
   }
 
+  /** Which client with known limits this is (from its clientInfo), if any. */
+  get limitedClient(): LimitedClientId | undefined {
+    return limitedClientFor(this.clientName);
+  }
+
+  /** The profile as this client gets it: with the profile's `clients` entry for it applied. */
+  get clientView(): ProfileView | undefined {
+    return this.view?.forClient(this.limitedClient);
+  }
+
   #requireView(): ProfileView {
-    if (!this.view) throw new McpError(ErrorCode.InvalidRequest, `The profile "${this.profile}" was removed from config.json.`);
+    const view = this.clientView;
+    if (!view) throw new McpError(ErrorCode.InvalidRequest, `The profile "${this.profile}" was removed from config.json.`);
     this.lastActive = Date.now();
-    return this.view;
+    return view;
   }
 
   /** The client got (or is about to get) a list computed now. */

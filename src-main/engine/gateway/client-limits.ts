@@ -1,0 +1,40 @@
+// The limits of connected clients applied to what their profile serves them (SPEC §9): each
+// session of a client with known limits (src-shared/client-limits.ts) is checked against the
+// tools it gets now, for status and the app.
+import { CLIENT_LIMITS, surfaceWarnings, type LimitedClientId } from '../../../src-shared/client-limits.ts';
+import type { StatusClient } from '../../../src-shared/api.ts';
+import type { ClientSession } from './session.ts';
+
+export interface SessionLimits {
+  client?: LimitedClientId;
+  warnings: string[];
+}
+
+export function sessionLimits(session: ClientSession): SessionLimits {
+  const client = session.limitedClient;
+  const view = session.clientView;
+  if (!client || !view) return { warnings: [] };
+  const names = view.listTools().map((t) => t.name);
+  return { client, warnings: surfaceWarnings(CLIENT_LIMITS[client], session.profile, names) };
+}
+
+/** Every session's limits, and per profile its clients' warnings, each sentence once. */
+export function clientLimitsReport(sessions: Iterable<ClientSession>): { bySession: Map<ClientSession, SessionLimits>; byProfile: Map<string, string[]> } {
+  const bySession = new Map<ClientSession, SessionLimits>();
+  const byProfile = new Map<string, string[]>();
+  for (const s of sessions) {
+    const limits = sessionLimits(s);
+    bySession.set(s, limits);
+    const list = byProfile.get(s.profile) ?? [];
+    for (const w of limits.warnings) if (!list.includes(w)) list.push(w);
+    if (list.length > 0) byProfile.set(s.profile, list);
+  }
+  return { bySession, byProfile };
+}
+
+/** The fields a status entry of a client gets: its limits when known, its warnings when any. */
+export function clientLimitFields(limits: SessionLimits | undefined): Pick<StatusClient, 'limits' | 'warnings'> {
+  if (!limits?.client) return {};
+  const { id, maxTools, maxNameChars } = CLIENT_LIMITS[limits.client];
+  return { limits: { client: id, maxTools, maxNameChars }, ...(limits.warnings.length > 0 ? { warnings: limits.warnings } : {}) };
+}

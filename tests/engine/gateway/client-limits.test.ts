@@ -1,0 +1,98 @@
+// Per-client surface (SPEC §9): a client with known limits (Cursor, here from its clientInfo
+// name "cursor-vscode") connected through the real shim to a profile of the 117 GitHub tools is
+// warned about in status, for the client and its profile; a `clients` entry of the profile then
+// gives that client code mode or a subset, while other clients keep the profile as it is.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StatusReport } from '../../../src-shared/api.ts';
+import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
+
+const GITHUB = path.resolve(__dirname, '../../fixtures/catalogs/github.json');
+
+afterAll(cleanupHomes);
+
+let home: string;
+let cursor: Client;
+let other: Client;
+
+const status = (): StatusReport => JSON.parse(cli(home, ['status', '--json']).stdout) as StatusReport;
+const toolNames = async (c: Client): Promise<string[]> => (await c.listTools()).tools.map((t) => t.name);
+
+beforeAll(async () => {
+  home = makeHome({
+    servers: { github: fixtureServer('catalog.mjs', { env: { CATALOG_FILE: GITHUB } }) },
+    profiles: { big: { servers: ['github'] } },
+  });
+  cursor = await shimClient(home, 'big', { name: 'cursor-vscode' });
+  other = await shimClient(home, 'big', { name: 'some-other-client' });
+  await waitFor(async () => (await toolNames(cursor)).length === 117 || undefined, 30_000, '117 tools');
+}, 60_000);
+
+afterAll(async () => {
+  await cursor?.close();
+  await other?.close();
+});
+
+describe('client limits', () => {
+  it('status names the limits of a recognised client and warns where the profile goes past them', () => {
+    const st = status();
+    const mine = st.clients.find((c) => c.name === 'cursor-vscode')!;
+    expect(mine.limits).toEqual({ client: 'cursor', maxTools: 40, maxNameChars: 60 });
+    expect(mine.warnings).toHaveLength(2);
+    expect(mine.warnings![0]).toBe(
+      'Cursor uses at most 40 tools; profile "big" gives it 117, so some are left out: set profiles.big.clients.cursor.surface to "code" or pick a subset in profiles.big.clients.cursor.tools.',
+    );
+    // "switchboard-big_" + "github__list_org_repository_security_advisories" is 62 characters.
+    expect(mine.warnings![1]).toMatch(/^Cursor takes tool names of at most 60 characters with its prefix; \d+ of profile "big" are longer \("github__/);
+    expect(st.profiles.big!.warnings).toEqual(mine.warnings);
+    // A client without known limits gets neither field.
+    const unknown = st.clients.find((c) => c.name === 'some-other-client')!;
+    expect(unknown.limits).toBeUndefined();
+    expect(unknown.warnings).toBeUndefined();
+  });
+
+  it('a clients entry gives that client code mode, and only that client', async () => {
+    expect(cli(home, ['config', 'set', 'profiles.big.clients.cursor', '{"surface":"code"}']).code).toBe(0);
+    const names = await waitFor(async () => {
+      const n = await toolNames(cursor);
+      return n.length < 117 ? n : undefined;
+    }, 15_000, 'code surface for cursor');
+    expect(names.sort()).toEqual(['execute', 'get_schema', 'search_tools']);
+    expect(await toolNames(other)).toHaveLength(117);
+    const st = status();
+    expect(st.clients.find((c) => c.name === 'cursor-vscode')!.warnings).toBeUndefined();
+    expect(st.profiles.big!.warnings).toBeUndefined();
+  });
+
+  it('a clients entry can give that client a subset of the tools instead', async () => {
+    expect(cli(home, ['config', 'set', 'profiles.big.clients.cursor', '{"tools":{"github":{"allow":["*pull_request*"],"deny":["*review*"]}}}']).code).toBe(0);
+    const names = await waitFor(async () => {
+      const n = await toolNames(cursor);
+      return n.length > 3 && n.length < 117 ? n : undefined;
+    }, 15_000, 'a subset for cursor');
+    expect(names.length).toBeLessThanOrEqual(40);
+    for (const n of names) expect(n).toMatch(/^github__.*pull_request/);
+    expect(names.some((n) => n.includes('review'))).toBe(false);
+    expect(names).toContain('github__create_pull_request');
+    expect(await toolNames(other)).toHaveLength(117);
+    // The subset is a filter: a tool it leaves out cannot be called either.
+    const r = await cursor.callTool({ name: 'github__create_issue', arguments: {} }).catch((e: Error) => e);
+    expect(String((r as Error).message ?? JSON.stringify(r))).toMatch(/Unknown tool "github__create_issue"/);
+  });
+
+  it('refuses a clients entry for an unknown client or a server not in the profile, and writes nothing', () => {
+    const bad = cli(home, ['config', 'set', 'profiles.big.clients.zed', '{"surface":"code"}']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/profiles\.big\.clients\.zed: unknown client "zed"; use one of cursor, windsurf, vscode/);
+    const server = cli(home, ['config', 'set', 'profiles.big.clients.vscode', '{"tools":{"nope":{"allow":["*"]}}}']);
+    expect(server.code).not.toBe(0);
+    expect(server.stderr).toMatch(/profiles\.big\.clients\.vscode\.tools\.nope: "nope" is not one of this profile's servers/);
+    const surface = cli(home, ['config', 'set', 'profiles.big.clients.vscode', '{"surface":"everything"}']);
+    expect(surface.code).not.toBe(0);
+    expect(surface.stderr).toMatch(/profiles\.big\.clients\.vscode\.surface: expected "tools" or "code"/);
+    expect(JSON.parse(cli(home, ['config', 'get', 'profiles.big.clients']).stdout)).toEqual({
+      cursor: { tools: { github: { allow: ['*pull_request*'], deny: ['*review*'] } } },
+    });
+  });
+});

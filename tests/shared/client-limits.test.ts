@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { CLIENT_LIMITS, limitedClientFor, surfaceWarnings } from '../../src-shared/client-limits.ts';
+
+describe('limitedClientFor', () => {
+  it('recognises clients from their clientInfo names, Cursor before VS Code', () => {
+    expect(limitedClientFor('cursor-vscode')).toBe('cursor');
+    expect(limitedClientFor('Visual Studio Code')).toBe('vscode');
+    expect(limitedClientFor('Visual Studio Code - Insiders')).toBe('vscode');
+    expect(limitedClientFor('windsurf-client')).toBe('windsurf');
+    expect(limitedClientFor('claude-ai')).toBeUndefined();
+    expect(limitedClientFor('')).toBeUndefined();
+  });
+});
+
+describe('surfaceWarnings', () => {
+  const tools = (n: number, prefix = 't') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+  it('is empty while the tools fit', () => {
+    expect(surfaceWarnings(CLIENT_LIMITS.windsurf, 'p', tools(50))).toEqual([]);
+    expect(surfaceWarnings(CLIENT_LIMITS.vscode, 'p', tools(128))).toEqual([]);
+  });
+
+  it('warns one past the count, with the setting that fixes it', () => {
+    expect(surfaceWarnings(CLIENT_LIMITS.windsurf, 'p', tools(51))).toEqual([
+      'Windsurf uses at most 50 tools; profile "p" gives it 51, so some are left out: set profiles.p.clients.windsurf.surface to "code" or pick a subset in profiles.p.clients.windsurf.tools.',
+    ]);
+  });
+
+  it("counts a name with the client's own prefix: VS Code's mcp_<entry>_ makes 64 the edge", () => {
+    // "mcp_switchboard-p_" is 18 characters: a 46-character tool name fits, 47 does not.
+    const fits = 'x'.repeat(46);
+    const over = 'y'.repeat(47);
+    expect(surfaceWarnings(CLIENT_LIMITS.vscode, 'p', [fits])).toEqual([]);
+    const [w] = surfaceWarnings(CLIENT_LIMITS.vscode, 'p', [fits, over, `${over}2`, `${over}3`]);
+    expect(w).toBe(
+      `VS Code takes tool names of at most 64 characters with its prefix; 3 of profile "p" are longer ("${over}", "${over}2" and 1 more): set profiles.p.clients.vscode.surface to "code" or pick a subset in profiles.p.clients.vscode.tools.`,
+    );
+  });
+});
