@@ -23,7 +23,7 @@ export const steps = [
   { name: 'renderer typecheck', cmd: 'npx', args: ['svelte-check', '--tsconfig', './tsconfig.renderer.json', '--threshold', 'warning', '--output', 'human'], env: process.env },
   { name: 'unit and integration tests', cmd: 'npx', args: ['vitest', 'run'], env: process.env },
   { name: 'renderer build', cmd: 'npx', args: ['vite', 'build', '--logLevel', 'warn'], env: process.env },
-  { name: 'UI tests in Chromium', cmd: 'node', args: ['--import', 'tsx', '--test', 'tests/ui/app.spec.ts'], env: withoutScreenshotUpdate() },
+  { name: 'UI tests in Chromium', cmd: 'node', args: ['--import', 'tsx', '--test', 'tests/ui/app.spec.ts', 'tests/ui/client-limits.spec.ts'], env: withoutScreenshotUpdate() },
 ];
 
 /**
