@@ -185,6 +185,14 @@ export interface ControlApi {
     params: { profile?: string; draft?: ProfileConfig };
     result: { declarations: string; declarationChars: number; inline: boolean; limit: number };
   };
+  /**
+   * What a client with known limits (a connector id: cursor, windsurf, vscode) would get from the
+   * profile now, and where that goes past its limits; `limits` is null for other clients.
+   */
+  'profiles.clientLimits': {
+    params: { profile: string; client: string };
+    result: { limits: { client: LimitedClientId; maxTools: number; maxNameChars: number } | null; tools: number; warnings: string[] };
+  };
   'runs.list': { params: RunQuery; result: { runs: RunRecord[] } };
   'runs.get': { params: { id: string }; result: { run: RunRecord } };
   'audit.list': { params: AuditQuery; result: { entries: AuditEntry[] } };
@@ -222,6 +230,7 @@ export const CONTROL_METHODS = [
   'servers.signIn',
   'servers.signOut',
   'profiles.catalog',
+  'profiles.clientLimits',
   'runs.list',
   'runs.get',
   'audit.list',

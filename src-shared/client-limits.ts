@@ -28,6 +28,8 @@ export const CLIENT_LIMITS: Record<LimitedClientId, ClientLimits> = {
   vscode: { id: 'vscode', name: 'VS Code', maxTools: 128, maxNameChars: 64, composedName: (entry, tool) => `mcp_${entry}_${tool}` },
 };
 
+export const isLimitedClient = (id: string): id is LimitedClientId => (LIMITED_CLIENT_IDS as readonly string[]).includes(id);
+
 /**
  * The limited client a session's `clientInfo.name` is, if any: Cursor says "cursor-vscode", VS
  * Code "Visual Studio Code", Windsurf "windsurf-client"; Cursor is matched first since its

@@ -1,7 +1,7 @@
 // The one schema of config.json (SPEC §3). Pure: no Node, no DOM.
 // Objects are loose so that keys we do not know survive a rewrite by the app.
 import { z } from 'zod';
-import { LIMITED_CLIENT_IDS } from '../client-limits.ts';
+import { isLimitedClient, LIMITED_CLIENT_IDS } from '../client-limits.ts';
 
 /** A value read from the secret store instead of being kept in config.json. */
 export const SecretRef = z.strictObject({ secret: z.string().min(1, 'expected a secret name') });
@@ -205,7 +205,7 @@ export function crossProblems(raw: unknown): CrossProblem[] {
     }
     if (isObject(p.clients)) {
       for (const [id, c] of Object.entries(p.clients)) {
-        if (!(LIMITED_CLIENT_IDS as readonly string[]).includes(id)) {
+        if (!isLimitedClient(id)) {
           out.push({ path: ['profiles', pname, 'clients', id], message: `unknown client "${id}"; use one of ${LIMITED_CLIENT_IDS.join(', ')}` });
         }
         if (!isObject(c) || !isObject(c.tools)) continue;

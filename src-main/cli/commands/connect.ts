@@ -2,6 +2,10 @@
 import { assertInstalled, assertKnownProfile, connectorFromArgs, requireProfileFlag } from '../../engine/clients/client-lookup.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
+import { SocketControlClient } from '../engine-client.ts';
+import { homePaths } from '../../engine/home.ts';
+import { isLimitedClient } from '../../../src-shared/client-limits.ts';
+import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseFlags('connect', args, { profile: { type: 'string' }, force: { type: 'boolean' } });
@@ -22,5 +26,24 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       (out.backup ? `Backup of the previous file: ${out.backup}\n` : '') +
       `Restart ${c.displayName} to pick it up. To take it back: switchboard undo ${c.id}\n`,
   );
+  for (const w of await limitWarnings(ctx, c.id, profile)) ctx.stdout(`Warning: ${t(w)}\n`);
   return 0;
+}
+
+/**
+ * Where the profile, as this client would get it, goes past the client's limits: asked of a
+ * running engine (it knows the live catalogs); with none running there is nothing to count yet.
+ */
+async function limitWarnings(ctx: CliContext, client: string, profile: string): Promise<string[]> {
+  if (!isLimitedClient(client)) return [];
+  const engine = await SocketControlClient.connect(homePaths(ctx.home));
+  if (!engine) return [];
+  try {
+    return (await engine.call('profiles.clientLimits', { profile, client })).warnings;
+  } catch {
+    // The entry is written either way; a warning that cannot be computed is left out.
+    return [];
+  } finally {
+    engine.close();
+  }
 }

@@ -46,6 +46,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (profiles.length) ctx.stdout('Profiles:\n');
   for (const [name, p] of profiles) {
     ctx.stdout(`  ${t(name).padEnd(20)} ${t(p.surface).padEnd(6)} ${p.servers.map((n) => t(n)).join(', ')}${p.url ? `  ${t(p.url)}` : ''}\n`);
+    for (const w of p.warnings ?? []) ctx.stdout(`  ${''.padEnd(20)} warning: ${t(w)}\n`);
   }
   return 0;
 }

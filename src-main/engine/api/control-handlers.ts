@@ -11,6 +11,8 @@ import { ownEntry, ProfileConfig } from '../../../src-shared/config/schema.ts';
 import { clientHandlers } from '../clients/client-control.ts';
 import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
+import { CLIENT_LIMITS, isLimitedClient } from '../../../src-shared/client-limits.ts';
+import { viewLimits } from '../gateway/client-limits.ts';
 
 type Handlers = { [M in ControlMethod]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> | ControlApi[M]['result'] };
 
@@ -113,6 +115,16 @@ export class ControlHandler {
         await e.gateway.settle(view);
         const cat = view.codeCatalog();
         return { declarations: cat.declarations, declarationChars: cat.declarationChars, inline: cat.inline, limit: 12_000 };
+      },
+      'profiles.clientLimits': async (p) => {
+        const view = e.gateway.view(requireString(p.profile, 'the profile name'));
+        if (!view) throw new SwitchboardError('unknown-profile', e.gateway.unknownProfileMessage(p.profile ?? ''));
+        const id = requireString(p.client, 'the client id');
+        await e.gateway.settle(view);
+        if (!isLimitedClient(id)) return { limits: null, tools: view.listTools().length, warnings: [] };
+        const { tools, warnings } = viewLimits(view, id);
+        const { maxTools, maxNameChars } = CLIENT_LIMITS[id];
+        return { limits: { client: id, maxTools, maxNameChars }, tools, warnings };
       },
       'runs.list': (p) => ({ runs: e.runs.list(p) }),
       'runs.get': (p) => {

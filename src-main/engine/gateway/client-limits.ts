@@ -4,6 +4,7 @@
 import { CLIENT_LIMITS, surfaceWarnings, type LimitedClientId } from '../../../src-shared/client-limits.ts';
 import type { StatusClient } from '../../../src-shared/api.ts';
 import type { ClientSession } from './session.ts';
+import type { ProfileView } from './profile-view.ts';
 
 export interface SessionLimits {
   client?: LimitedClientId;
@@ -12,10 +13,15 @@ export interface SessionLimits {
 
 export function sessionLimits(session: ClientSession): SessionLimits {
   const client = session.limitedClient;
-  const view = session.clientView;
+  const view = session.view;
   if (!client || !view) return { warnings: [] };
-  const names = view.listTools().map((t) => t.name);
-  return { client, warnings: surfaceWarnings(CLIENT_LIMITS[client], session.profile, names) };
+  return viewLimits(view, client);
+}
+
+/** What the client gets from the profile (its `clients` entry applied), checked against its limits. */
+export function viewLimits(view: ProfileView, client: LimitedClientId): SessionLimits & { tools: number } {
+  const names = view.forClient(client).listTools().map((t) => t.name);
+  return { client, tools: names.length, warnings: surfaceWarnings(CLIENT_LIMITS[client], view.name, names) };
 }
 
 /** Every session's limits, and per profile its clients' warnings, each sentence once. */

@@ -2,6 +2,9 @@
 // name "cursor-vscode") connected through the real shim to a profile of the 117 GitHub tools is
 // warned about in status, for the client and its profile; a `clients` entry of the profile then
 // gives that client code mode or a subset, while other clients keep the profile as it is.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,6 +12,7 @@ import type { StatusReport } from '../../../src-shared/api.ts';
 import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
 
 const GITHUB = path.resolve(__dirname, '../../fixtures/catalogs/github.json');
+const BIN = path.resolve(__dirname, '../../../bin/switchboard.mjs');
 
 afterAll(cleanupHomes);
 
@@ -46,10 +50,33 @@ describe('client limits', () => {
     // "switchboard-big_" + "github__list_org_repository_security_advisories" is 62 characters.
     expect(mine.warnings![1]).toMatch(/^Cursor takes tool names of at most 60 characters with its prefix; \d+ of profile "big" are longer \("github__/);
     expect(st.profiles.big!.warnings).toEqual(mine.warnings);
+    expect(cli(home, ['status']).stdout).toContain('warning: Cursor uses at most 40 tools; profile "big" gives it 117');
     // A client without known limits gets neither field.
     const unknown = st.clients.find((c) => c.name === 'some-other-client')!;
     expect(unknown.limits).toBeUndefined();
     expect(unknown.warnings).toBeUndefined();
+  });
+
+  it('connect says when the profile, as that client would get it, goes past its limits', () => {
+    const userHome = mkdtempSync(path.join(os.tmpdir(), 'sb-limits-user-'));
+    try {
+      const env = { ...process.env, HOME: userHome, XDG_CONFIG_HOME: path.join(userHome, '.config') };
+      const connect = (client: string) =>
+        execFileSync(process.execPath, [BIN, 'connect', client, '--profile', 'big', '--force', '--home', home], { env, encoding: 'utf8' });
+      const cursorOut = connect('cursor');
+      expect(cursorOut).toContain('Warning: Cursor uses at most 40 tools; profile "big" gives it 117, so some are left out');
+      expect(cursorOut).toMatch(/Warning: Cursor takes tool names of at most 60 characters/);
+      // VS Code takes 128 tools, but names it as mcp_switchboard-big_<tool>: only the names warn.
+      const vscodeOut = connect('vscode');
+      expect(vscodeOut).not.toContain('uses at most');
+      expect(vscodeOut).toContain(
+        'Warning: VS Code takes tool names of at most 64 characters with its prefix; 3 of profile "big" are longer ("github__add_pull_request_review_comment_reaction", "github__list_org_repository_security_advisories" and 1 more)',
+      );
+      // A client without known limits gets no warning.
+      expect(connect('claude-desktop')).not.toContain('Warning:');
+    } finally {
+      rmSync(userHome, { recursive: true, force: true });
+    }
   });
 
   it('a clients entry gives that client code mode, and only that client', async () => {
