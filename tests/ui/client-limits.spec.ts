@@ -1,10 +1,14 @@
-// The Profiles page in real Chromium says when a connected client gets more than it takes (a
-// Cursor client through the real shim on a profile of the 117 GitHub tools), and its button
-// gives that client code mode: config.json gets profiles.big.clients.cursor.surface, the
-// client's tools/list becomes the three code tools and the warning goes.
+// Client limits in real Chromium, against a profile of the 117 GitHub tools: connecting Cursor on
+// the Connect page says what Cursor will not take; the Profiles page says when a connected
+// client (Cursor through the real shim) gets more than it takes, and its button gives that
+// client code mode: config.json gets profiles.big.clients.cursor.surface, the client's
+// tools/list becomes the three code tools and the warning goes. The engine's $HOME is a temp
+// folder with a fake Cursor install, so the client file it writes is ours.
 // Run: npm run build:renderer && node --import tsx --test tests/ui/client-limits.spec.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,6 +19,7 @@ let s: Served;
 let b: Browser;
 let page: Page;
 let cursor: Client;
+let user: string;
 
 const toolCount = async () => (await cursor.listTools()).tools.length;
 
@@ -29,10 +34,23 @@ async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 20_
 }
 
 before(async () => {
-  s = await serve({
-    servers: { github: { command: NODE, args: [path.join(FIXTURES, 'catalog.mjs')], env: { CATALOG_FILE: path.join(ROOT, 'tests/fixtures/catalogs/github.json') } } },
-    profiles: { big: { servers: ['github'] } },
-  });
+  user = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-limits-user-'));
+  mkdirSync(path.join(user, '.cursor'));
+  // The harness's child inherits this process's env: point its $HOME at the fake user for the spawn only.
+  const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+  process.env.HOME = user;
+  process.env.XDG_CONFIG_HOME = path.join(user, '.config');
+  try {
+    s = await serve({
+      servers: { github: { command: NODE, args: [path.join(FIXTURES, 'catalog.mjs')], env: { CATALOG_FILE: path.join(ROOT, 'tests/fixtures/catalogs/github.json') } } },
+      profiles: { big: { servers: ['github'] } },
+    });
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
   cursor = new Client({ name: 'cursor-vscode', version: '1.0.0' });
   await cursor.connect(
     new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'bin/switchboard.mjs'), 'shim', '--profile', 'big', '--home', s.home], stderr: 'ignore' }),
@@ -47,9 +65,23 @@ after(async () => {
   await cursor?.close();
   await b?.dispose();
   await s?.dispose();
+  if (user) rmSync(user, { recursive: true, force: true });
 });
 
-describe('client limits on the Profiles page', () => {
+describe('client limits in the app', () => {
+  it('connecting Cursor says which of its limits the profile goes past', { timeout: 90_000 }, async () => {
+    await page.getByRole('navigation').getByRole('link', { name: /^Connect/ }).click();
+    const card = page.locator('[data-client="cursor"]');
+    await card.getByLabel('Profile').selectOption('big');
+    await card.getByRole('button', { name: 'Connect', exact: true }).click();
+    const warnings = card.getByTestId('limit-warnings');
+    await warnings.getByText('Cursor uses at most 40 tools; profile "big" gives it 117').waitFor({ timeout: 20_000 });
+    await warnings.getByText(/Cursor takes tool names of at most 60 characters/).waitFor();
+    const file = path.join(user, '.cursor', 'mcp.json');
+    assert.ok(existsSync(file));
+    assert.ok(JSON.parse(readFileSync(file, 'utf8')).mcpServers['switchboard-big'], 'the entry is written all the same');
+  });
+
   it('warns about a Cursor client over its limits and switches it to code mode', { timeout: 90_000 }, async () => {
     await page.getByRole('navigation').getByRole('link', { name: /^Profiles/ }).click();
     const warning = page.locator('[data-profile-warnings="big"]');
