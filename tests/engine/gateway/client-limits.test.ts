@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusReport } from '../../../src-shared/api.ts';
 import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
 
@@ -86,6 +87,9 @@ describe('client limits', () => {
       return n.length < 117 ? n : undefined;
     }, 15_000, 'code surface for cursor');
     expect(names.sort()).toEqual(['execute', 'get_schema', 'search_tools']);
+    // Code mode works for that client: the profile's tools are there as code.
+    const run = (await cursor.callTool({ name: 'execute', arguments: { code: 'async () => (await github.get_me({})).tool' } })) as CallToolResult;
+    expect((run.content[0] as { text: string }).text).toContain('"get_me"');
     expect(await toolNames(other)).toHaveLength(117);
     const st = status();
     expect(st.clients.find((c) => c.name === 'cursor-vscode')!.warnings).toBeUndefined();
