@@ -101,6 +101,19 @@ export function profileValue(d: ProfileDraft, base: Record<string, unknown>, all
   }
   if (Object.keys(tools).length) value.tools = tools;
   else delete value.tools;
+  // A client's subset (profiles.P.clients.ID.tools) may only name the profile's servers: drop removed ones.
+  if (isRecord(base.clients)) {
+    const clients: Record<string, unknown> = {};
+    for (const [id, entry] of Object.entries(base.clients)) {
+      if (!isRecord(entry) || !isRecord(entry.tools)) {
+        clients[id] = entry;
+        continue;
+      }
+      const subset = Object.fromEntries(Object.entries(entry.tools).filter(([s]) => d.servers.includes(s)));
+      clients[id] = { ...entry, tools: subset };
+    }
+    value.clients = clients;
+  }
   return value;
 }
 

@@ -56,6 +56,17 @@ describe('profile form', () => {
     expect(draftFromProfile('p', { codeMode: 'junk' }).codeMode.ledger).toBe(true);
   });
 
+  it("keeps each client's entry, and drops from a client's subset the servers the profile no longer has", () => {
+    const base = {
+      servers: ['a', 'b'],
+      clients: { cursor: { surface: 'code' }, vscode: { tools: { a: { allow: ['x'] }, b: { deny: ['y'] } }, future: 1 } },
+    };
+    const d = draftFromProfile('p', base);
+    d.servers = ['a'];
+    expect(profileValue(d, base, {}).clients).toEqual({ cursor: { surface: 'code' }, vscode: { tools: { a: { allow: ['x'] } }, future: 1 } });
+    expect(profileValue(d, { servers: ['a'] }, {}).clients).toBeUndefined();
+  });
+
   it('escapes glob characters so a checked tool matches only itself', () => {
     expect(literalGlob('get_{a,b}*?')).toBe('get_\\{a,b\\}\\*\\?');
   });
