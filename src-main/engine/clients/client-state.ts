@@ -1,9 +1,9 @@
 // What Switchboard remembers about each client file it wrote: the last write (for undo) and the
 // entries it put there (to report drift when someone else changes them). One small JSON file per
 // client under <home>/clients/, written atomically.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../config/atomic-file.ts';
 
 export interface WriteRecord {
   /** The client file we wrote. */
@@ -53,7 +53,5 @@ export async function readClientState(home: string, client: string): Promise<Cli
 export async function writeClientState(home: string, client: string, state: ClientState): Promise<void> {
   const file = clientStateFile(home, client);
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(tmp, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
-  await rename(tmp, file);
+  await writeFileAtomic(file, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
 }

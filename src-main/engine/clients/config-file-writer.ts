@@ -2,10 +2,11 @@
 // new text, then back up, write a temp file, check nobody changed the original meanwhile, rename
 // over it, and read it back. Callers edit text (never re-serialise a parsed object) so that
 // everything outside their own entry stays byte for byte.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
-import { access, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { access, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../config/atomic-file.ts';
 import { ClientFileError, fsErrorToClientError } from './client-errors.ts';
 import { backupDir, type WriteRecord } from './client-state.ts';
 
@@ -135,36 +136,13 @@ async function nearestExisting(dir: string): Promise<string> {
   }
 }
 
-/** Writes a unique temp file beside `target`, fsyncs it, runs `check`, then renames it over `target`. */
+/** Writes `bytes` over `target` atomically (an existing file keeps its mode); `check` runs just before the rename and may refuse it. */
 export async function replaceAtomically(target: string, bytes: Buffer, mode: number, check?: () => Promise<void>): Promise<void> {
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.switchboard-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
-  let renamed = false;
   try {
-    const fh = await open(tmp, 'wx', mode);
-    try {
-      await fh.writeFile(bytes);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await check?.();
-    await rename(tmp, target);
-    renamed = true;
-    await syncDir(path.dirname(target));
+    await writeFileAtomic(target, bytes, { mode, keepMode: true, beforeRename: check });
   } catch (err) {
     throw err instanceof ClientFileError ? err : fsErrorToClientError(err, target, 'write');
-  } finally {
-    if (!renamed) await unlink(tmp).catch(() => undefined);
   }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  // Makes the rename itself durable; some file systems refuse fsync on a directory, which is fine.
-  const fh = await open(dir, 'r').catch(() => null);
-  if (!fh) return;
-  await fh.sync().catch(() => undefined);
-  await fh.close();
 }
 
 /** Copies the file's bytes as read into <home>/backups/<client>/<timestamp><ext>. */

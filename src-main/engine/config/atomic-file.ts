@@ -1,20 +1,90 @@
-// A lowdb text adapter whose writes survive crashes and concurrent writers.
+// The one way Switchboard replaces a file it owns or edits (config, client files, pins, secrets,
+// client state, record indexes): the bytes go to a temp file of their own beside the target
+// (pid + random, so two writers never share one), are fsynced, renamed over the target, and the
+// folder is fsynced so the rename itself survives a power loss. A crash at any point leaves the
+// old file or the new one, never a mix; a failed write removes its temp file.
 //
 // lowdb's own TextFile (via steno) writes to one fixed `.name.tmp` and renames it without fsync:
 // two processes writing the same file share that temp name and can rename each other's half
-// written bytes into place, and a power loss after the rename can leave an empty file. Here
-// every write gets its own temp file (pid + random), is fsynced before the rename, and the
-// folder is fsynced after it so the rename itself is durable.
+// written bytes into place, and a power loss after the rename can leave an empty file. The
+// config store therefore runs lowdb over AtomicTextFile, an adapter on this writer.
 import { randomBytes } from 'node:crypto';
+import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, readFile, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 
-/** Mode for files this adapter creates: owner read/write only (config may hold tokens). */
+/** Mode for files this writer creates: owner read/write only (config may hold tokens). */
 export const NEW_FILE_MODE = 0o600;
 
 const TEMP_SUFFIX = '.tmp';
 
+export interface AtomicWriteOptions {
+  /** Mode of the new file, narrowed by the umask as for any file created. Defaults to NEW_FILE_MODE (0o600). */
+  mode?: number;
+  /** Give the file an existing target's mode exactly instead of `mode`. Defaults to false. */
+  keepMode?: boolean;
+  /** Write to what a symlink points at rather than replacing the link (dotfile setups). Defaults to false. */
+  followSymlinks?: boolean;
+  /** Runs once the temp file is durable, before the rename; if it throws, the old file stays and the temp is removed. */
+  beforeRename?: () => Promise<void>;
+}
+
+/** Replaces `file` with `data` atomically and durably (see the top of this file). */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  const target = opts.followSymlinks ? await realpath(file).catch(() => file) : file;
+  const existing = opts.keepMode ? await stat(target).then((s) => s.mode & 0o777, () => undefined) : undefined;
+  const mode = existing ?? opts.mode ?? NEW_FILE_MODE;
+  const temp = tempName(target);
+  let renamed = false;
+  try {
+    const handle = await open(temp, 'wx', mode);
+    try {
+      await handle.writeFile(data);
+      // The umask may have narrowed the mode of the temp file; an existing file's mode is kept exactly.
+      if (existing !== undefined && process.platform !== 'win32') await handle.chmod(existing);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await opts.beforeRename?.();
+    await renameWithRetry(temp, target);
+    renamed = true;
+  } finally {
+    if (!renamed) await unlink(temp).catch(() => undefined);
+  }
+  await syncDir(path.dirname(target));
+}
+
+/**
+ * writeFileAtomic for the callers whose API is synchronous (pins, secrets, segment indexes):
+ * the same steps, blocking; the files are small and written rarely.
+ */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, opts: Omit<AtomicWriteOptions, 'beforeRename'> = {}): void {
+  const target = opts.followSymlinks ? tryOr(() => realpathSync(file), file) : file;
+  const existing = opts.keepMode ? tryOr(() => statSync(target).mode & 0o777, undefined) : undefined;
+  const mode = existing ?? opts.mode ?? NEW_FILE_MODE;
+  const temp = tempName(target);
+  let renamed = false;
+  try {
+    const fd = openSync(temp, 'wx', mode);
+    try {
+      writeFileSync(fd, data);
+      if (existing !== undefined && process.platform !== 'win32') fchmodSync(fd, existing);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    // Rare enough, and inside a synchronous API, that the Windows retry is not worth a busy wait.
+    renameSync(temp, target);
+    renamed = true;
+  } finally {
+    if (!renamed) tryOr(() => unlinkSync(temp), undefined);
+  }
+  syncDirSync(path.dirname(target));
+}
+
+/** A lowdb adapter for a text file, over writeFileAtomic; an existing file's mode and symlinks are kept. */
 export class AtomicTextFile implements Adapter<string> {
   readonly #file: string;
 
@@ -37,45 +107,28 @@ export class AtomicTextFile implements Adapter<string> {
   }
 
   async write(text: string): Promise<void> {
-    // Write through a symlink (dotfile setups) rather than replacing the link with a plain file.
-    const target = await realpath(this.#file).catch(() => this.#file);
-    const dir = path.dirname(target);
-    const mode = await stat(target).then(
-      (s) => s.mode & 0o777,
-      () => NEW_FILE_MODE,
-    );
-    const temp = tempName(target);
-    const handle = await open(temp, 'wx', mode);
-    try {
-      try {
-        await handle.writeFile(text, 'utf8');
-        // The umask may have narrowed the mode we asked for; an existing file's mode is kept exactly.
-        if (process.platform !== 'win32') await handle.chmod(mode);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await renameWithRetry(temp, target);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
-      throw err;
-    }
-    await syncDir(dir);
+    await writeFileAtomic(this.#file, text, { keepMode: true, followSymlinks: true });
   }
 
   /** Removes temp files left by writers that died mid-write (their pid is gone). */
   async removeStaleTemps(): Promise<void> {
-    const dir = path.dirname(this.#file);
-    const prefix = `.${path.basename(this.#file)}.`;
-    const names = await readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
-      if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue;
-      const pid = Number(name.slice(prefix.length).split('.')[0]);
-      if (Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid)) await unlink(path.join(dir, name)).catch(() => undefined);
-    }
+    await removeStaleTemps(this.#file);
   }
 }
 
+/** Removes the temp files of `file` left by writers that died mid-write (their pid is gone). */
+export async function removeStaleTemps(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue;
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid)) await unlink(path.join(dir, name)).catch(() => undefined);
+  }
+}
+
+/** `.<name>.<pid>.<random>.tmp` beside the target: the pid lets removeStaleTemps tell a dead writer's. */
 function tempName(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
 }
@@ -106,6 +159,12 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
   }
 }
 
+/** Some file systems (certain network and FUSE mounts) do not support fsync on folders. */
+function dirSyncUnsupported(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EINVAL' || code === 'ENOTSUP' || code === 'EISDIR';
+}
+
 async function syncDir(dir: string): Promise<void> {
   // Windows cannot open a folder for fsync; NTFS journals the rename itself.
   if (process.platform === 'win32') return;
@@ -113,10 +172,28 @@ async function syncDir(dir: string): Promise<void> {
   try {
     await handle.sync();
   } catch (err) {
-    // Some file systems (certain network and FUSE mounts) do not support fsync on folders.
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EINVAL' && code !== 'ENOTSUP' && code !== 'EISDIR') throw err;
+    if (!dirSyncUnsupported(err)) throw err;
   } finally {
     await handle.close();
+  }
+}
+
+function syncDirSync(dir: string): void {
+  if (process.platform === 'win32') return;
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } catch (err) {
+    if (!dirSyncUnsupported(err)) throw err;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tryOr<T, F>(fn: () => T, fallback: F): T | F {
+  try {
+    return fn();
+  } catch {
+    return fallback;
   }
 }

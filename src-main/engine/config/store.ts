@@ -8,7 +8,8 @@ import { EMPTY_CONFIG, type SwitchboardConfig } from '../../../src-shared/config
 import { validateConfigText, validateConfigValue, type ConfigProblem } from '../../../src-shared/config/validate.ts';
 import { ConfigPathError, getAtPath, parseConfigPath, setAtPath, unsetAtPath, type PathSegment } from '../../../src-shared/config/paths.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { AtomicTextFile } from './atomic-file.ts';
+import { Low } from 'lowdb';
+import { AtomicTextFile, removeStaleTemps } from './atomic-file.ts';
 import { withFileLock } from './file-lock.ts';
 
 export interface ConfigStatus {
@@ -40,8 +41,12 @@ type Loaded =
 
 export class ConfigStore {
   readonly #file: string;
-  readonly #adapter: AtomicTextFile;
-  readonly #lastGood: AtomicTextFile;
+  /**
+   * lowdb documents over our atomic adapter: the data is the file's text, because the store
+   * validates and formats it itself (and keeps a hand-formatted file byte for byte).
+   */
+  readonly #db: Low<string>;
+  readonly #lastGood: Low<string>;
   readonly #lockPath: string;
   readonly #quarantineDir: string;
   readonly #log: (msg: string) => void;
@@ -65,8 +70,8 @@ export class ConfigStore {
 
   private constructor(opts: ConfigStoreOptions) {
     this.#file = path.resolve(opts.file);
-    this.#adapter = new AtomicTextFile(this.#file);
-    this.#lastGood = new AtomicTextFile(path.join(opts.stateDir, 'config.last-good.json'));
+    this.#db = new Low(new AtomicTextFile(this.#file), '');
+    this.#lastGood = new Low(new AtomicTextFile(path.join(opts.stateDir, 'config.last-good.json')), '');
     this.#lockPath = `${this.#file}.lock`;
     this.#quarantineDir = path.join(opts.stateDir, 'quarantine');
     this.#log = opts.log ?? (() => undefined);
@@ -77,8 +82,8 @@ export class ConfigStore {
     const store = new ConfigStore(opts);
     await mkdir(path.dirname(store.#file), { recursive: true, mode: 0o700 });
     await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
-    await store.#adapter.removeStaleTemps();
-    await store.#lastGood.removeStaleTemps();
+    await removeStaleTemps(store.#file);
+    await removeStaleTemps(store.#lastGoodFile);
     await store.#restoreLastGood();
 
     let loaded = await store.#load();
@@ -86,11 +91,11 @@ export class ConfigStore {
       const createDefault = opts.createDefault;
       await withFileLock(store.#lockPath, async () => {
         // Re-check under the lock: another process may have created it meanwhile.
-        if ((await store.#adapter.read()) !== null) return;
+        if ((await store.#db.adapter.read()) !== null) return;
         const defaults = createDefault();
         const check = validateConfigValue(defaults);
         if (!check.ok) throw new SwitchboardError('internal', 'The built-in default config is invalid; this is a bug in Switchboard.', check.problems);
-        await store.#adapter.write(formatConfig(defaults));
+        await writeDoc(store.#db, formatConfig(defaults));
         store.#log(`Created ${store.#file} with the demo profiles.`);
       });
       loaded = await store.#load();
@@ -178,6 +183,10 @@ export class ConfigStore {
     this.#statusListeners.clear();
   }
 
+  get #lastGoodFile(): string {
+    return (this.#lastGood.adapter as AtomicTextFile).file;
+  }
+
   // --- writing ---
 
   #write(mutate: (raw: Record<string, unknown>) => unknown): Promise<void> {
@@ -209,7 +218,7 @@ export class ConfigStore {
           return;
         }
         const text = formatConfig(check.raw);
-        await this.#adapter.write(text);
+        await writeDoc(this.#db, text);
         await this.#adopt({ kind: 'valid', text, config: check.config, raw: check.raw }, true);
       }),
     );
@@ -270,8 +279,8 @@ export class ConfigStore {
   }
 
   async #restoreLastGood(): Promise<void> {
-    const text = await this.#lastGood.read().catch(() => null);
-    if (text === null) return;
+    const text = await this.#lastGood.read().then(() => this.#lastGood.data, () => '');
+    if (text === '') return;
     const result = validateConfigText(text);
     if (!result.ok) return;
     this.#lastGoodText = text;
@@ -284,11 +293,11 @@ export class ConfigStore {
     const text = formatConfig(raw);
     if (text === this.#lastGoodText) return;
     try {
-      await this.#lastGood.write(text);
+      await writeDoc(this.#lastGood, text);
       this.#lastGoodText = text;
     } catch (err) {
       // Losing the backup copy must not stop the config from being served.
-      this.#log(`Could not keep a copy of the last valid config at ${this.#lastGood.file}: ${(err as Error).message}`);
+      this.#log(`Could not keep a copy of the last valid config at ${this.#lastGoodFile}: ${(err as Error).message}`);
     }
   }
 
@@ -441,6 +450,12 @@ export function describeProblems(problems: readonly ConfigProblem[]): string {
   });
   const more = problems.length - shown.length;
   return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ');
+}
+
+/** Sets a document's text and writes it through its adapter (lowdb skips a falsy document, which config text never is). */
+async function writeDoc(db: Low<string>, text: string): Promise<void> {
+  db.data = text;
+  await db.write();
 }
 
 function safeCall(fn: () => void, log: (msg: string) => void): void {

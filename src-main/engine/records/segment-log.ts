@@ -11,11 +11,12 @@
 // size is rebuilt by scanning that segment, so a crash at any point loses at most the line being
 // written. Writing is synchronous so a record is on its way to disk before `append` returns, and
 // never rewrites existing data: the active segment's fd stays open in append mode.
-import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../home.ts';
 import { currentSecrets, redactDeep } from './redact.ts';
 import { GONE, RecordIndex, UNWRITTEN } from './record-index.ts';
+import { writeFileAtomicSync } from '../config/atomic-file.ts';
 
 const SEGMENT_NAME = /^(\d{12})\.ndjson$/;
 const INDEX_VERSION = 2;
@@ -486,17 +487,11 @@ export class SegmentLog<R> {
     }
     const text = JSON.stringify(file);
     const target = this.#indexPath(seg.seq);
-    const tmp = `${target}.${process.pid}.tmp`;
     try {
-      writeFileSync(tmp, text, { mode: 0o600 });
-      renameSync(tmp, target);
+      writeFileAtomicSync(target, text, { mode: 0o600 });
       seg.indexBytes = Buffer.byteLength(text);
     } catch {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // nothing was written
-      }
+      // The index is a cache: without it the segment is scanned on the next open.
     }
   }
 

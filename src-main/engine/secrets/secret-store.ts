@@ -2,9 +2,8 @@
 // Headless engines keep them in an owner-only file in the home (0600) and say so in status;
 // the desktop app encrypts them with the OS keychain (Electron safeStorage) before they reach
 // this store (see `encryptedBy`).
-import { chmodSync, readFileSync, renameSync, statSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { writeFileAtomicSync } from '../config/atomic-file.ts';
 
 export interface SecretStore {
   /** Where secrets live: the OS keychain, or an owner-only file. */
@@ -69,13 +68,7 @@ export class FileSecretStore implements SecretStore {
   }
 
   #write(data: SecretFile): void {
-    const tmp = path.join(path.dirname(this.file), `.secrets.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
-    const fd = openSync(tmp, 'r');
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, this.file);
-    if (process.platform !== 'win32') chmodSync(this.file, 0o600);
+    writeFileAtomicSync(this.file, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
     this.#cache = undefined;
   }
 

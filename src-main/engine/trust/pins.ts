@@ -1,10 +1,10 @@
 // Tool pinning (SPEC §3, the "rug pull"): the first definition seen of each tool is trusted and
 // remembered; a later change of its description or schemas withholds that tool — not listed,
 // not callable, absent from code mode — until the user approves the new definition.
-import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { writeFileAtomicSync } from '../config/atomic-file.ts';
 
 /** pins.json: per server, per tool, the hash of the approved definition and of a pending change. */
 interface PinFile {
@@ -140,26 +140,12 @@ export class PinStore {
     return emptyPins();
   }
 
-  /** Atomic and owner-only: a temp file fsynced, then renamed over pins.json. */
+  /** Atomic and owner-only. */
   #write(): void {
-    const tmp = path.join(path.dirname(this.file), `.pins.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      const fd = openSync(tmp, 'wx', 0o600);
-      try {
-        const file: PinFile = { version: 1, servers: fromTable(this.#data.servers), pending: fromTable(this.#data.pending) };
-        writeSync(fd, JSON.stringify(file, null, 2) + '\n');
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.file);
-      if (process.platform !== 'win32') chmodSync(this.file, 0o600);
+      const file: PinFile = { version: 1, servers: fromTable(this.#data.servers), pending: fromTable(this.#data.pending) };
+      writeFileAtomicSync(this.file, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
     } catch (err) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // Never created.
-      }
       this.#opts.onError?.(`could not save tool pins to ${this.file}: ${(err as Error).message}`);
     }
   }

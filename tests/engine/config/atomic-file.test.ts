@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AtomicTextFile } from '../../../src-main/engine/config/atomic-file.ts';
+import { AtomicTextFile, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../../../src-main/engine/config/atomic-file.ts';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -73,5 +73,64 @@ describe('AtomicTextFile', () => {
     writeFileSync(path.join(dir, liveTemp), 'busy');
     await new AtomicTextFile(file).removeStaleTemps();
     expect(readdirSync(dir)).toEqual([liveTemp]);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('leaves the old file whole when the writer is killed between write and rename, and the next open cleans its temp file', async () => {
+    const file = path.join(dir, 'pins.json');
+    writeFileSync(file, 'old\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'die-before-rename.ts'), file, 'new\n'], {
+      encoding: 'utf8',
+    });
+    expect(child.signal).toBe('SIGKILL');
+    expect(readFileSync(file, 'utf8')).toBe('old\n');
+    const left = readdirSync(dir).filter((n) => n !== 'pins.json');
+    expect(left).toHaveLength(1);
+    expect(readFileSync(path.join(dir, left[0]!), 'utf8')).toBe('new\n');
+    await removeStaleTemps(file);
+    expect(readdirSync(dir)).toEqual(['pins.json']);
+  });
+
+  it('keeps the old file and removes its temp file when the check before the rename refuses', async () => {
+    const file = path.join(dir, 'client.json');
+    writeFileSync(file, 'theirs');
+    const refused = new Error('changed meanwhile');
+    await expect(writeFileAtomic(file, 'ours', { beforeRename: async () => Promise.reject(refused) })).rejects.toBe(refused);
+    expect(readFileSync(file, 'utf8')).toBe('theirs');
+    expect(readdirSync(dir)).toEqual(['client.json']);
+  });
+
+  it('removes its temp file when the write itself fails', async () => {
+    const target = path.join(dir, 'a-folder');
+    mkdirSync(target);
+    // Renaming a file over a folder fails after the temp file is written.
+    await expect(writeFileAtomic(target, 'x')).rejects.toThrow();
+    expect(() => writeFileAtomicSync(target, 'x')).toThrow();
+    expect(readdirSync(dir)).toEqual(['a-folder']);
+  });
+
+  it.runIf(posix)('creates owner-only files by default, and with keepMode keeps an existing mode exactly', async () => {
+    const fresh = path.join(dir, 'secrets.json');
+    writeFileAtomicSync(fresh, '{}');
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
+    const shared = path.join(dir, 'settings.json');
+    writeFileSync(shared, '{}');
+    chmodSync(shared, 0o664);
+    await writeFileAtomic(shared, '{"a":1}', { mode: 0o644, keepMode: true });
+    expect(statSync(shared).mode & 0o777).toBe(0o664);
+    expect(readFileSync(shared, 'utf8')).toBe('{"a":1}');
+  });
+
+  it.runIf(posix)('replaces a symlink unless told to follow it', async () => {
+    const real = path.join(dir, 'real.json');
+    const link = path.join(dir, 'link.json');
+    writeFileSync(real, 'real');
+    symlinkSync(real, link);
+    writeFileAtomicSync(link, 'followed', { followSymlinks: true });
+    expect(readFileSync(real, 'utf8')).toBe('followed');
+    writeFileAtomicSync(link, 'replaced');
+    expect(lstatSync(link).isSymbolicLink()).toBe(false);
+    expect(readFileSync(real, 'utf8')).toBe('followed');
   });
 });
