@@ -1,7 +1,7 @@
 // The engine: owns every piece of state of one home and wires config, upstreams, gateways,
 // records, the sandbox pool, the socket and the HTTP server together.
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync, chmodSync, existsSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -11,6 +11,7 @@ import { SwitchboardError } from '../../src-shared/errors.ts';
 import { ConfigStore } from './config/store.ts';
 import { defaultConfig } from './config/default-config.ts';
 import { isProcessAlive } from './config/atomic-file.ts';
+import { tryLock } from './config/file-lock.ts';
 import { Supervisor } from './upstream/supervisor.ts';
 import { AuditLog } from './records/audit-log.ts';
 import { RunStore } from './records/run-store.ts';
@@ -56,32 +57,11 @@ export class EngineRunningError extends SwitchboardError {
   }
 }
 
-/** Holds the home's engine lock: a file with our pid, taken with O_EXCL. */
+/** Holds the home's engine lock for the engine's life; a live owner means another engine serves the home. */
 function acquireLock(file: string): () => void {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(file, 'utf8').trim() === String(process.pid)) unlinkSync(file);
-        } catch {
-          // Already gone.
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(readFileSync(file, 'utf8').trim());
-      if (pid && pid !== process.pid && isProcessAlive(pid)) throw new EngineRunningError(pid);
-      // A lock left by a dead engine.
-      try {
-        unlinkSync(file);
-      } catch {
-        // Another starter removed it first; try again.
-      }
-    }
-  }
+  const attempt = tryLock(file, { reclaimOwnPid: true });
+  if (attempt.ok) return attempt.release;
+  if (attempt.owner !== undefined) throw new EngineRunningError(attempt.owner);
   throw new SwitchboardError('io-error', `Could not take the engine lock ${file}; remove it if no engine runs.`);
 }
 

@@ -1,10 +1,33 @@
-// A cross-process lock file: the engine and a CLI run without an engine must never interleave
-// their read-modify-write of config.json. The lock is created with O_EXCL and holds the owner's
-// pid, so a lock left by a killed process can be recognised and broken.
+// The one cross-process lock file: the engine lock of a home (held for the engine's life), and
+// the short locks around a read-modify-write of config.json or a UI build (the engine and a CLI
+// run without an engine must never interleave). The lock file holds the owner's pid from the
+// moment it exists (written to a temp file, then linked into place: link() never overwrites),
+// so a lock left by a killed process is recognised by its dead pid and broken.
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { isProcessAlive } from './atomic-file.ts';
+
+export interface LockOptions {
+  /** A lock older than this, in ms, is broken even when its pid is alive (a reused pid, a hung owner). Defaults to never. */
+  staleMs?: number;
+  /** A lock naming this process's own pid is left by an earlier life of that pid (containers reuse pids): break it. Defaults to false. */
+  reclaimOwnPid?: boolean;
+}
+
+export type LockAttempt = { ok: true; release: () => void } | { ok: false; owner: number | undefined };
+
+/** Takes the lock at `lockPath` if it is free or stale; never waits. */
+export function tryLock(lockPath: string, opts: LockOptions = {}): LockAttempt {
+  // A few rounds: breaking a stale lock races other breakers, and the winner may be us or them.
+  for (let round = 0; round < 3; round++) {
+    const ino = create(lockPath);
+    if (ino !== undefined) return { ok: true, release: () => release(lockPath, ino) };
+    if (!breakIfStale(lockPath, opts)) break;
+  }
+  return { ok: false, owner: readOwner(lockPath) };
+}
 
 export interface FileLockOptions {
   /** A lock whose owner is gone, or older than this, is broken. Defaults to 10 000 ms. */
@@ -13,75 +36,102 @@ export interface FileLockOptions {
   timeoutMs?: number;
 }
 
-/** Runs `fn` while holding the lock file at `lockPath`. */
+/** Runs `fn` while holding the lock file at `lockPath`, waiting for a live owner to finish. */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: FileLockOptions = {}): Promise<T> {
-  const ino = await acquire(lockPath, opts.staleMs ?? 10_000, opts.timeoutMs ?? 15_000);
-  try {
-    return await fn();
-  } finally {
-    await release(lockPath, ino);
-  }
-}
-
-async function acquire(lockPath: string, staleMs: number, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   for (;;) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
+    const attempt = tryLock(lockPath, { staleMs: opts.staleMs ?? 10_000 });
+    if (attempt.ok) {
       try {
-        await handle.writeFile(`${process.pid}\n`);
-        return (await handle.stat()).ino;
+        return await fn();
       } finally {
-        await handle.close();
+        attempt.release();
       }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    if (await breakIfStale(lockPath, staleMs)) continue;
     if (Date.now() > deadline) {
-      const owner = await readOwner(lockPath);
       throw new SwitchboardError(
         'io-error',
-        `config.json is being changed by another Switchboard process${owner ? ` (pid ${owner})` : ''}; try again in a moment, or delete ${lockPath} if no Switchboard is running.`,
+        `config.json is being changed by another Switchboard process${attempt.owner ? ` (pid ${attempt.owner})` : ''}; try again in a moment, or delete ${lockPath} if no Switchboard is running.`,
       );
     }
     await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
   }
 }
 
-async function readOwner(lockPath: string): Promise<number | undefined> {
-  const text = await readFile(lockPath, 'utf8').catch(() => '');
+/** Creates the lock with our pid in it; its inode, or undefined when the lock exists. */
+function create(lockPath: string): number | undefined {
+  // Named like the atomic writer's temp files, so removeStaleTemps(lockPath) clears a killed taker's.
+  const temp = path.join(path.dirname(lockPath), `.${path.basename(lockPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    writeFileSync(fd, `${process.pid}\n`);
+    const ino = fstatSync(fd).ino;
+    linkSync(temp, lockPath);
+    return ino;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw err;
+  } finally {
+    closeSync(fd);
+    unlinkQuietly(temp);
+  }
+}
+
+function readOwner(lockPath: string): number | undefined {
+  let text = '';
+  try {
+    text = readFileSync(lockPath, 'utf8');
+  } catch {
+    // Released meanwhile.
+  }
   const pid = Number.parseInt(text, 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-async function breakIfStale(lockPath: string, staleMs: number): Promise<boolean> {
-  const before = await stat(lockPath).catch(() => undefined);
-  if (!before) return true; // released meanwhile: retry at once
-  const owner = await readOwner(lockPath);
-  const old = Date.now() - before.mtimeMs > staleMs;
-  // No pid yet means the owner is between create and write; only age makes that stale.
-  const dead = owner !== undefined && !isProcessAlive(owner);
-  if (!old && !dead) return false;
+/** True when the lock was stale and is gone (or was released meanwhile): try again at once. */
+function breakIfStale(lockPath: string, opts: LockOptions): boolean {
+  let before;
+  try {
+    before = statSync(lockPath);
+  } catch {
+    return true;
+  }
+  const owner = readOwner(lockPath);
+  // Locks are complete from birth, so one without a pid was written by something else.
+  const dead = owner === undefined || (owner === process.pid ? opts.reclaimOwnPid === true : !isProcessAlive(owner));
+  const old = opts.staleMs !== undefined && Date.now() - before.mtimeMs > opts.staleMs;
+  if (!dead && !old) return false;
   // Move the stale lock aside rather than unlinking it, then check that what moved is the lock
   // judged stale: another breaker may have replaced it with a fresh, live one in between.
   const aside = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
   try {
-    await rename(lockPath, aside);
+    renameSync(lockPath, aside);
   } catch {
     return true;
   }
-  const moved = await stat(aside).catch(() => undefined);
-  if (moved && moved.ino !== before.ino) {
+  try {
     // link() does not overwrite, so a lock taken meanwhile by a third process is left alone.
-    await link(aside, lockPath).catch(() => undefined);
+    if (statSync(aside).ino !== before.ino) linkSync(aside, lockPath);
+  } catch {
+    // Gone, or the lock was taken meanwhile: either way the next round decides.
   }
-  await unlink(aside).catch(() => undefined);
+  unlinkQuietly(aside);
   return true;
 }
 
-async function release(lockPath: string, ino: number): Promise<void> {
+function release(lockPath: string, ino: number): void {
   // Only remove the lock if it is still ours (it may have been broken as stale meanwhile).
-  const current = await stat(lockPath).catch(() => undefined);
-  if (current && current.ino === ino) await unlink(lockPath).catch(() => undefined);
+  try {
+    if (statSync(lockPath).ino === ino) unlinkSync(lockPath);
+  } catch {
+    // Already gone.
+  }
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Never created, or already removed.
+  }
 }

@@ -84,6 +84,7 @@ export class ConfigStore {
     await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
     await removeStaleTemps(store.#file);
     await removeStaleTemps(store.#lastGoodFile);
+    await removeStaleTemps(store.#lockPath);
     await store.#restoreLastGood();
 
     let loaded = await store.#load();
