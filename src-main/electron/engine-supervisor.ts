@@ -1,6 +1,7 @@
 // Keeps one engine process alive: restarts it after a crash with exponential backoff, and stops
 // trying once disposed. The process is spawned through an injected function (utilityProcess.fork
 // in the app, a fake in tests).
+import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../src-shared/backoff.ts';
 
 /** The part of Electron's UtilityProcess the supervisor and the RPC use. */
 export interface EngineProcess {
@@ -27,7 +28,7 @@ export interface BackoffOptions {
   initialMs?: number;
   /** Longest delay between restarts, in ms. Defaults to 30000. */
   maxMs?: number;
-  /** A process that ran this long (ms) counts as healthy and resets the backoff. Defaults to 60000. */
+  /** A process that ran this long (ms) counts as healthy and resets the backoff. Defaults to 30000 (RESTART_BACKOFF). */
   healthyAfterMs?: number;
   /** Wait this long (ms) for an exit after kill() on dispose. Defaults to 5000. */
   stopGraceMs?: number;
@@ -53,13 +54,10 @@ export interface SupervisorOptions {
   onprocess?: (proc: EngineProcess) => void;
 }
 
-export function restartDelay(crashes: number, b: Required<Pick<BackoffOptions, 'initialMs' | 'maxMs'>>): number {
-  return Math.min(b.maxMs, b.initialMs * 2 ** Math.max(0, crashes - 1));
-}
-
 export function createEngineSupervisor(opts: SupervisorOptions): EngineSupervisor {
   const timers = opts.timers ?? realTimers;
-  const b = { initialMs: 500, maxMs: 30_000, healthyAfterMs: 60_000, stopGraceMs: 5000, ...opts.backoff };
+  const b = { initialMs: RESTART_BACKOFF.initialMs, maxMs: RESTART_BACKOFF.maxMs, healthyAfterMs: RESTART_BACKOFF.stableAfterMs, stopGraceMs: 5000, ...opts.backoff };
+  const policy = { initialMs: b.initialMs, maxMs: b.maxMs, stableAfterMs: b.healthyAfterMs };
   let proc: EngineProcess | null = null;
   let state: EngineState = { kind: 'stopped' };
   let crashes = 0;
@@ -83,9 +81,8 @@ export function createEngineSupervisor(opts: SupervisorOptions): EngineSuperviso
       proc = null;
       exited?.();
       if (disposed) return;
-      if (timers.now() - started >= b.healthyAfterMs) crashes = 0;
-      crashes++;
-      const delay = restartDelay(crashes, b);
+      crashes = failuresInARow(policy, crashes, timers.now() - started);
+      const delay = backoffDelay(policy, crashes);
       setState({ kind: 'waiting', restartInMs: delay, lastExitCode: code, crashes });
       timer = timers.setTimeout(launch, delay);
     });

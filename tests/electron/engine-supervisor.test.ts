@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createEngineSupervisor, type EngineState } from '../../src-main/electron/engine-supervisor.ts';
+import { createEngineSupervisor, type BackoffOptions, type EngineState } from '../../src-main/electron/engine-supervisor.ts';
 import { FakeClock, FakeProcess } from './fake-electron.ts';
+import { RESTART_BACKOFF } from '../../src-shared/backoff.ts';
 
-function setup(backoff = { initialMs: 500, maxMs: 4000, healthyAfterMs: 60_000, stopGraceMs: 1000 }) {
+function setup(backoff: BackoffOptions = { initialMs: 500, maxMs: 4000, healthyAfterMs: 60_000, stopGraceMs: 1000 }) {
   const clock = new FakeClock();
   const spawned: FakeProcess[] = [];
   const states: EngineState[] = [];
@@ -46,6 +47,19 @@ describe('engine supervisor', () => {
     clock.advance(120_000);
     spawned[2]!.crash();
     expect(clock.pending()).toEqual([500]);
+  });
+
+  it('uses the restart policy the engine uses for its servers when given none', () => {
+    const { clock, spawned, sup } = setup({});
+    sup.start();
+    spawned[0]!.crash();
+    expect(clock.pending()).toEqual([RESTART_BACKOFF.initialMs]);
+    clock.advance(RESTART_BACKOFF.initialMs + RESTART_BACKOFF.stableAfterMs - 1);
+    spawned[1]!.crash();
+    expect(clock.pending()).toEqual([RESTART_BACKOFF.initialMs * 2]);
+    clock.advance(RESTART_BACKOFF.initialMs * 2 + RESTART_BACKOFF.stableAfterMs);
+    spawned[2]!.crash();
+    expect(clock.pending()).toEqual([RESTART_BACKOFF.initialMs]);
   });
 
   it('reports waiting with the exit code, then running again', () => {

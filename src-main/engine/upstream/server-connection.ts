@@ -37,6 +37,7 @@ import { ChildStdioTransport } from './stdio-transport.ts';
 import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
+import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
 
 export interface ServerRequestExtra {
   /** Aborted when the server cancels its request or the connection ends. */
@@ -96,8 +97,6 @@ export interface CallOptions {
 /** A ready-made error that retrying will not fix (missing secret or command): no backoff loop. */
 class FatalStartError extends SwitchboardError {}
 
-/** Runs that end sooner than this after becoming ready count as a quick crash for backoff. */
-const STABLE_AFTER_MS = 30_000;
 
 type CatalogKind = 'tools' | 'resources' | 'prompts';
 
@@ -407,12 +406,12 @@ export class Upstream {
       return;
     }
     this.#lastError = message;
-    this.#scheduleRetry(this.#failedStarts - 1);
+    this.#scheduleRetry(this.#failedStarts);
   }
 
-  #scheduleRetry(step: number): void {
-    const initial = this.#opts.backoffInitialMs ?? 500;
-    const delay = Math.min(this.#opts.backoffMaxMs ?? 30_000, initial * 2 ** step);
+  /** `failures`: failures in a row, 1 for the first. */
+  #scheduleRetry(failures: number): void {
+    const delay = backoffDelay({ initialMs: this.#opts.backoffInitialMs ?? RESTART_BACKOFF.initialMs, maxMs: this.#opts.backoffMaxMs ?? RESTART_BACKOFF.maxMs }, failures);
     this.#setState('restarting');
     this.#log.note(`restarting in ${delay} ms`);
     clearTimeout(this.#retryTimer);
@@ -434,9 +433,8 @@ export class Upstream {
     this.#lastError = `${this.name} ${how}${line ? `: ${line}` : ''}`;
     this.#client = undefined;
     this.#transport = undefined;
-    const quick = Date.now() - this.#readySince < STABLE_AFTER_MS;
-    this.#quickCrashes = quick ? this.#quickCrashes + 1 : 0;
-    this.#scheduleRetry(Math.max(0, this.#quickCrashes - 1));
+    this.#quickCrashes = failuresInARow(RESTART_BACKOFF, this.#quickCrashes, Date.now() - this.#readySince);
+    this.#scheduleRetry(this.#quickCrashes);
   }
 
   async #teardown(reason: string): Promise<void> {
