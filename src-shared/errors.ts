@@ -46,3 +46,34 @@ export function toErrorData(err: unknown): ErrorData {
   }
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 }
+
+/** The `_meta` key of a failed tool result that carries its ErrorData (the text is the message alone). */
+export const ERROR_META = 'switchboard/error';
+
+/**
+ * The HTTP status of each error code, for /api and anything else that answers over HTTP: the
+ * caller's mistake (4xx) or ours and our upstreams' (5xx). A new code must be given one here.
+ */
+const HTTP_STATUS: Record<ErrorCode, number> = {
+  'bad-request': 400,
+  'bad-path': 400,
+  'invalid-config': 400,
+  'denied': 403,
+  'not-found': 404,
+  'unknown-profile': 404,
+  'unknown-server': 404,
+  'unknown-tool': 404,
+  'secret-missing': 409,
+  'cancelled': 500,
+  'internal': 500,
+  'io-error': 500,
+  'upstream-error': 502,
+  'server-unavailable': 503,
+  'engine-unavailable': 503,
+  'timeout': 504,
+};
+
+/** The HTTP status to answer an error with; 500 for a code this build does not know. */
+export function httpStatusFor(code: string): number {
+  return Object.hasOwn(HTTP_STATUS, code) ? HTTP_STATUS[code as ErrorCode] : 500;
+}

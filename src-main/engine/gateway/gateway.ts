@@ -8,6 +8,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
 import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
+import { answerWithoutClient } from '../upstream/answer-without-client.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
 import { RootsRouter } from './roots.ts';
@@ -283,7 +284,7 @@ export class Gateway {
       }
     }
     if (target && target.accepts(request.method)) return target.forwardRequest(request, signal, origin?.requestId);
-    return defaultAnswer(request);
+    return answerWithoutClient(request.method);
   }
 
   /** A client changed its roots: servers that follow that client's roots ask again. */
@@ -298,19 +299,6 @@ export class Gateway {
 
   async dispose(): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close()));
-  }
-}
-
-function defaultAnswer(request: ServerRequest): unknown {
-  switch (request.method) {
-    case 'roots/list':
-      return { roots: [] };
-    case 'elicitation/create':
-      return { action: 'decline' };
-    case 'ping':
-      return {};
-    default:
-      throw new SwitchboardError('not-found', 'No connected client can answer this request (sampling needs a client that supports it).');
   }
 }
 

@@ -26,7 +26,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { ERROR_META, SwitchboardError, toErrorData, type ErrorData } from '../../../src-shared/errors.ts';
 import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
 import type { Gateway } from './gateway.ts';
 import type { ProfileView, ToolTarget } from './profile-view.ts';
@@ -158,7 +158,7 @@ export class ClientSession {
               : (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }),
         });
       } catch (err) {
-        if (err instanceof SwitchboardError) return { content: [{ type: 'text', text: err.message }], isError: true };
+        if (err instanceof SwitchboardError) return errorResult(err.toData());
         throw err;
       }
     });
@@ -225,8 +225,8 @@ export class ClientSession {
       return await this.#gateway.request(server, method, params, signal);
     } catch (err) {
       if (err instanceof McpError) throw err;
-      const message = err instanceof Error ? err.message : String(err);
-      throw new McpError(ErrorCode.InternalError, message);
+      const error = toErrorData(err);
+      throw new McpError(ErrorCode.InternalError, error.message, error);
     }
   }
 
@@ -240,7 +240,7 @@ export class ClientSession {
     if (name === EXECUTE) {
       const code = args?.code;
       if (typeof code !== 'string') {
-        return errorResult('syntax: execute needs a "code" argument holding JavaScript, e.g. async () => { return 1 }');
+        return errorResult({ code: 'bad-request', message: 'syntax: execute needs a "code" argument holding JavaScript, e.g. async () => { return 1 }' });
       }
       // The run waits for starting servers itself (every way to run code does).
       return this.#gateway.execute(view, this, code, signal, requestId);
@@ -250,24 +250,24 @@ export class ClientSession {
     if (name === SEARCH_TOOLS && !catalog.inline) {
       const query = args?.query;
       if (typeof query !== 'string' || query.trim() === '') {
-        return errorResult('search_tools needs a non-empty "query", e.g. { "query": "create issue" }.');
+        return errorResult({ code: 'bad-request', message: 'search_tools needs a non-empty "query", e.g. { "query": "create issue" }.' });
       }
       const limit = typeof args?.limit === 'number' ? args.limit : undefined;
       try {
         return jsonResult(catalog.search(query, limit));
       } catch (err) {
-        return errorResult(err instanceof Error ? err.message : String(err));
+        return errorResult(toErrorData(err));
       }
     }
     if (name === GET_SCHEMA && !catalog.inline) {
       const names = args?.names;
       if (!Array.isArray(names) || names.length === 0 || names.some((n) => typeof n !== 'string')) {
-        return errorResult('get_schema needs "names": a list of tool names as written in code, e.g. ["github.create_issue"].');
+        return errorResult({ code: 'bad-request', message: 'get_schema needs "names": a list of tool names as written in code, e.g. ["github.create_issue"].' });
       }
       try {
         return { content: [{ type: 'text', text: catalog.describe(names as string[]) }] };
       } catch (err) {
-        return errorResult(err instanceof Error ? err.message : String(err));
+        return errorResult(toErrorData(err));
       }
     }
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}" in code profile "${view.name}". Use execute.`);
@@ -397,8 +397,12 @@ export class ClientSession {
   }
 }
 
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+/**
+ * A tool error as the client gets it: the sentence for the model, and the error as data in
+ * `_meta` (not structuredContent, which a client checks against the tool's outputSchema).
+ */
+function errorResult(error: ErrorData): CallToolResult {
+  return { content: [{ type: 'text', text: error.message }], isError: true, _meta: { [ERROR_META]: error } };
 }
 
 function jsonResult(value: unknown): CallToolResult {

@@ -7,7 +7,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
+import { httpStatusFor, toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Engine } from '../engine.ts';
 import { APP_ROOT } from '../app-root.ts';
 import { BoundedEventStore } from './event-store.ts';
@@ -155,13 +155,7 @@ export class HttpServer {
       sendJson(res, 200, { result });
     } catch (err) {
       const data = toErrorData(err);
-      const status =
-        data.code === 'bad-request' || data.code === 'invalid-config' || data.code === 'bad-path'
-          ? 400
-          : data.code.startsWith('unknown') || data.code === 'not-found'
-            ? 404
-            : 500;
-      sendJson(res, status, { error: data });
+      sendJson(res, httpStatusFor(data.code), { error: data });
     }
   }
 

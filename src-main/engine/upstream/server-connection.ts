@@ -38,6 +38,7 @@ import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
+import { answerWithoutClient } from './answer-without-client.ts';
 
 export interface ServerRequestExtra {
   /** Aborted when the server cancels its request or the connection ends. */
@@ -651,13 +652,6 @@ export class Upstream {
       this.#log.note(`could not list ${kind}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-}
-
-/** With no gateway attached, server requests get the answers a client without the feature would give. */
-export function answerWithoutClient(method: string): Record<string, unknown> {
-  if (method === 'roots/list') return { roots: [] };
-  if (method === 'elicitation/create') return { action: 'decline' };
-  throw new McpError(ErrorCode.InvalidRequest, 'No client is connected to answer this sampling request');
 }
 
 async function listAll<R extends { nextCursor?: string }, T>(page: (cursor: string | undefined) => Promise<R>, items: (r: R) => T[]): Promise<T[]> {

@@ -6,7 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ServerStatus } from '../../../src-shared/api.ts';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { differsOnlyInRoots } from '../gateway/roots.ts';
-import { answerWithoutClient, Upstream, type NotificationHandler, type ServerRequestHandler, type UpstreamOptions } from './server-connection.ts';
+import { answerWithoutClient } from './answer-without-client.ts';
+import { Upstream, type NotificationHandler, type ServerRequestHandler, type UpstreamOptions } from './server-connection.ts';
 
 export interface SupervisorOptions extends Omit<UpstreamOptions, 'onServerRequest' | 'onNotification' | 'onCatalog' | 'onState'> {
   logsDir: string;

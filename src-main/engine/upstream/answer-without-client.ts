@@ -1,0 +1,13 @@
+// What Switchboard answers, as an upstream's client, when no connected client can take a request
+// the upstream made (sampling, elicitation, roots): the answers of a client without the feature.
+// The one place for it: the gateway falls back to it, and so does an upstream with no gateway.
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+export function answerWithoutClient(method: string): Record<string, unknown> {
+  if (method === 'roots/list') return { roots: [] };
+  if (method === 'elicitation/create') return { action: 'decline' };
+  if (method === 'ping') return {};
+  // A JSON-RPC error the upstream's SDK understands (a thrown SwitchboardError would reach it as
+  // an internal error): the client side lacks the method, as a client without sampling would.
+  throw new McpError(ErrorCode.MethodNotFound, `No connected client can answer ${method}: connect a client that supports it (sampling needs one).`);
+}
