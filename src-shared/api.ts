@@ -256,7 +256,10 @@ export interface ControlRequest {
 export type ControlResponse = { id: number; result: unknown } | { id: number; error: ErrorData };
 
 /** First line a client writes on the engine socket, choosing what the connection is. */
-export type SocketHello = { kind: 'mcp'; profile: string; v: 1 } | { kind: 'control'; v: 1 };
+export type SocketHello =
+  /** `resume`: a shim reconnecting after an engine restart replays its client's initialize params. */
+  | { kind: 'mcp'; profile: string; v: 1; resume?: { initialize: unknown } }
+  | { kind: 'control'; v: 1 };
 
 /** A transport-agnostic client of the API (socket, HTTP, IPC). The renderer and CLI use this. */
 export interface ControlClient {

@@ -2,6 +2,7 @@
 // socket, HTTP /api/, Electron IPC — ends here.
 import { readFileSync } from 'node:fs';
 import { CONTROL_METHODS, type ControlApi, type ControlMethod } from '../../../src-shared/api.ts';
+import { parseControlParams } from '../../../src-shared/api-schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { exposedToolNames } from '../../../src-shared/names.ts';
 import type { Engine } from '../engine.ts';
@@ -43,7 +44,8 @@ export class ControlHandler {
   async handle(method: string, params: unknown): Promise<unknown> {
     if (!KNOWN.has(method)) throw new SwitchboardError('bad-request', `Unknown API method "${method}".`);
     const fn = this.#handlers[method as ControlMethod] as (p: unknown) => unknown;
-    return fn((params ?? {}) as never);
+    // Every transport's params are checked here, against the contract's schema for the method.
+    return fn(parseControlParams(method as ControlMethod, params));
   }
 
   #build(): Handlers {

@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import type { SocketHello } from '../../../src-shared/api.ts';
+import { parseSocketHello } from '../../../src-shared/api-schema.ts';
 import { LineTransport } from '../gateway/line-transport.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { ControlHandler } from './control-handlers.ts';
@@ -56,17 +57,17 @@ export class SocketServer {
       sock.off('data', onData);
       sock.pause();
       const rest = head.subarray(nl + 1);
-      let hello: SocketHello & { resume?: { initialize?: unknown } };
+      let hello: SocketHello | undefined;
       try {
-        hello = JSON.parse(head.subarray(0, nl).toString('utf8'));
+        hello = parseSocketHello(JSON.parse(head.subarray(0, nl).toString('utf8')));
       } catch {
         sock.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"This socket speaks the Switchboard shim protocol; connect with `switchboard shim --profile NAME`."}}\n');
         return;
       }
-      if (hello.kind === 'mcp' && typeof hello.profile === 'string') {
+      if (hello?.kind === 'mcp') {
         const transport = new LineTransport(sock, { initial: rest });
         void gateway.connect(hello.profile, transport, { kind: 'socket', resumeInitialize: hello.resume?.initialize }).then(() => sock.resume());
-      } else if (hello.kind === 'control') {
+      } else if (hello?.kind === 'control') {
         serveControlConnection(sock, control, rest);
         sock.resume();
       } else {

@@ -1,0 +1,101 @@
+// The control API's parameters as runtime schemas: what arrives over the engine socket, under
+// /api/ and over Electron IPC is checked here before any handler sees it, so a handler can trust
+// the types of src-shared/api.ts. Adding a method: add it to ControlApi and CONTROL_METHODS
+// (api.ts) and give it a schema below; the typecheck and tests/shared/api.test.ts fail until
+// all three agree.
+import { z } from 'zod';
+import type { ControlMethod, ControlParams, SocketHello } from './api.ts';
+import type { ProfileConfig } from './config/schema.ts';
+import { SwitchboardError } from './errors.ts';
+import { RUN_ERROR_KINDS, type CallOutcome, type RunErrorKind } from './records.ts';
+
+const none = z.object({});
+const text = z.string();
+const count = z.number().int().nonnegative();
+const runOutcome = z.enum(['ok', ...RUN_ERROR_KINDS] as [string, ...string[]]) as unknown as z.ZodType<'ok' | RunErrorKind>;
+const callOutcome = z.enum(['ok', 'error', 'denied', 'timeout', 'cancelled'] satisfies CallOutcome[]);
+/** The profile editor's unsaved profile: checked by its handler, which names the invalid setting. */
+const draftProfile = z.custom<ProfileConfig>((v) => v !== undefined, { message: 'expected a profile config' });
+
+/** One schema per method, for its params. */
+export const CONTROL_PARAMS = {
+  'status': none,
+  'config.get': z.object({ path: text.optional() }),
+  'config.set': z.object({ path: text, value: z.unknown() }),
+  'config.unset': z.object({ path: text }),
+  'config.text': none,
+  'servers.restart': z.object({ name: text }),
+  'servers.log': z.object({ name: text, lines: count.optional() }),
+  'servers.tools': z.object({ name: text, profile: text.optional() }),
+  'servers.test': z.object({ name: text.optional(), config: z.unknown() }),
+  'servers.approve': z.object({ name: text }),
+  'servers.signIn': z.object({ name: text }),
+  'servers.signOut': z.object({ name: text }),
+  'profiles.catalog': z.object({ profile: text.optional(), draft: draftProfile.optional() }),
+  'profiles.clientLimits': z.object({ profile: text, client: text }),
+  'runs.list': z.object({
+    profile: text.optional(),
+    client: text.optional(),
+    outcome: runOutcome.optional(),
+    since: text.optional(),
+    until: text.optional(),
+    text: text.optional(),
+    before: text.optional(),
+    limit: count.optional(),
+  }),
+  'runs.get': z.object({ id: text }),
+  'audit.list': z.object({
+    profile: text.optional(),
+    server: text.optional(),
+    client: text.optional(),
+    outcome: callOutcome.optional(),
+    text: text.optional(),
+    since: text.optional(),
+    until: text.optional(),
+    before: text.optional(),
+    limit: count.optional(),
+  }),
+  'exec': z.object({ profile: text, code: text, client: text.optional() }),
+  'engine.stop': none,
+  'clients.list': none,
+  'clients.connect': z.object({ client: text, profile: text, force: z.boolean().optional() }),
+  'clients.disconnect': z.object({ client: text, profile: text }),
+  'clients.undo': z.object({ client: text }),
+  'clients.importPlan': z.object({ client: text }),
+  'clients.importApply': z.object({ client: text, replace: z.boolean().optional(), profile: text.optional() }),
+} satisfies { [M in ControlMethod]: z.ZodType<ControlParams<M>> };
+
+/**
+ * The params of `method` as its handler may trust them; a `bad-request` naming each wrong field
+ * otherwise. Absent params count as `{}`; keys the method does not take are dropped.
+ */
+export function parseControlParams<M extends ControlMethod>(method: M, params: unknown): ControlParams<M> {
+  const schema = (CONTROL_PARAMS as Record<string, z.ZodType>)[method];
+  if (!schema) throw new SwitchboardError('bad-request', `Unknown API method "${method}".`);
+  const r = schema.safeParse(params ?? {}, { reportInput: true });
+  if (r.success) return r.data as ControlParams<M>;
+  throw new SwitchboardError('bad-request', `Bad parameters for ${method}: ${describeIssues(r.error.issues)}.`);
+}
+
+/** The first line on the engine socket; `resume` is sent by a shim reconnecting after an engine restart. */
+export const SOCKET_HELLO = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('mcp'), profile: text, v: z.literal(1), resume: z.object({ initialize: z.unknown() }).optional() }),
+  z.object({ kind: z.literal('control'), v: z.literal(1) }),
+]) satisfies z.ZodType<SocketHello>;
+
+/** The hello, or undefined when the line is not one. */
+export function parseSocketHello(value: unknown): SocketHello | undefined {
+  const r = SOCKET_HELLO.safeParse(value);
+  return r.success ? r.data : undefined;
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => {
+      const missing = i.code === 'invalid_type' && i.input === undefined;
+      if (!i.path.length) return `the parameters must be an object of named values (${i.message})`;
+      return `"${i.path.map(String).join('.')}" ${missing ? 'is missing' : `is wrong (${i.message})`}`;
+    })
+    .join('; ');
+}
