@@ -1,6 +1,5 @@
 // The control API's implementation (contract: src-shared/api.ts). Every transport — engine
 // socket, HTTP /api/, Electron IPC — ends here.
-import { readFileSync } from 'node:fs';
 import { CONTROL_METHODS, type ControlApi, type ControlMethod } from '../../../src-shared/api.ts';
 import { parseControlParams } from '../../../src-shared/api-schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
@@ -170,12 +169,4 @@ async function reconnect(e: Engine, name: string): Promise<void> {
   await u.restart();
   // A failed or signed-out server settles too; the status report says how.
   await u.waitReady(10_000).catch(() => {});
-}
-
-export function readTokenFile(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
 }

@@ -71,7 +71,6 @@ export interface CallContext {
   runId?: string;
   signal?: AbortSignal;
   onProgress?: (p: Progress) => void;
-  progressToken?: string | number;
 }
 
 export class Gateway {
@@ -235,10 +234,10 @@ export class Gateway {
     }
     ctx.session?.callStarted(server, ctx.requestId);
     try {
-      const meta = ctx.progressToken !== undefined ? { progressToken: ctx.progressToken } : undefined;
+      // The upstream's SDK gives the call a progress token of its own when onProgress is set.
       const result = await this.#deps.upstream.callTool(
         server,
-        { name: tool, ...(args !== undefined ? { arguments: args } : {}), ...(meta ? { _meta: meta } : {}) },
+        { name: tool, ...(args !== undefined ? { arguments: args } : {}) },
         {
           signal: ctx.signal,
           onProgress: ctx.onProgress,

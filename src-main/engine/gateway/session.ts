@@ -62,7 +62,6 @@ export class ClientSession {
   onclose?: () => void;
 
   readonly #gateway: Gateway;
-  readonly #inflight = new Map<string, number>();
   /** Client requests with upstream calls in flight, per server, oldest first. */
   readonly #inflightRequests = new Map<string, RequestId[]>();
   /** Lists the client holds (it listed them, or held them before a resume): only those can go stale. */
@@ -338,7 +337,6 @@ export class ClientSession {
   }
 
   callStarted(server: string, requestId?: RequestId): void {
-    this.#inflight.set(server, (this.#inflight.get(server) ?? 0) + 1);
     if (requestId !== undefined) {
       const ids = this.#inflightRequests.get(server) ?? [];
       ids.push(requestId);
@@ -348,19 +346,12 @@ export class ClientSession {
   }
 
   callEnded(server: string, requestId?: RequestId): void {
-    const n = (this.#inflight.get(server) ?? 1) - 1;
-    if (n <= 0) this.#inflight.delete(server);
-    else this.#inflight.set(server, n);
     const ids = this.#inflightRequests.get(server);
     if (ids && requestId !== undefined) {
       const i = ids.indexOf(requestId);
       if (i >= 0) ids.splice(i, 1);
       if (ids.length === 0) this.#inflightRequests.delete(server);
     }
-  }
-
-  inflightTo(server: string): number {
-    return this.#inflight.get(server) ?? 0;
   }
 
   accepts(method: string): boolean {
