@@ -9,18 +9,22 @@
 //
 // The index files are a cache: one that is missing, unreadable or does not match its segment's
 // size is rebuilt by scanning that segment, so a crash at any point loses at most the line being
-// written. Writing is synchronous so a record is on its way to disk before `append` returns, and
-// never rewrites existing data: the active segment's fd stays open in append mode.
-import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// written. A record is written during `append` (synchronously), or with `deferWrites` within
+// 25 ms in a batch (write-queue.ts); writing never rewrites existing data: the active segment's
+// fd stays open in append mode.
+//
+// The parts: segment-files.ts (names, leftovers, lines), index-file.ts (the index file format),
+// record-index.ts (the in-memory index), segment-reader.ts (reading lines), write-queue.ts.
+import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../home.ts';
+import { writeFileAtomicSync } from '../config/atomic-file.ts';
+import { addIndexFile, decodeIndexFile, encodeIndexFile } from './index-file.ts';
 import { currentSecrets, redactDeep } from './redact.ts';
 import { GONE, RecordIndex, UNWRITTEN } from './record-index.ts';
-import { writeFileAtomicSync } from '../config/atomic-file.ts';
-
-const SEGMENT_NAME = /^(\d{12})\.ndjson$/;
-const INDEX_VERSION = 2;
-const NEWLINE = 0x0a;
+import { forEachLine, indexFileName, leftoverNames, segmentFileName, segmentSeqs } from './segment-files.ts';
+import { SegmentReader } from './segment-reader.ts';
+import { WriteQueue } from './write-queue.ts';
 
 /** What the in-memory index keeps of one record: enough to filter and page without reading it. */
 export interface IndexFields {
@@ -31,11 +35,8 @@ export interface IndexFields {
   tags: string[];
 }
 
-/** How long deferred records wait before they are written, in ms. Reads flush at once. */
-const FLUSH_DELAY_MS = 25;
-
 export interface SegmentLogOptions<R> {
-  /** Write on the next turn of the event loop instead of during append(). Defaults to false. */
+  /** Write within 25 ms, in a batch (write-queue.ts), instead of during append(). Defaults to false. */
   deferWrites?: boolean;
   /** Total bytes on disk (segments and their index files) beyond which the oldest segments are deleted. */
   maxBytes: number;
@@ -65,7 +66,7 @@ export interface RecordStoreOptions {
   onError?: (err: Error) => void;
   /** Secret values to redact, asked at each append so a changed secret applies at once. */
   secrets?: () => readonly string[];
-  /** Write on the next turn of the event loop, off the caller's path. Defaults to false. */
+  /** Write within 25 ms, in a batch off the caller's path, instead of during append(). Defaults to false. */
   deferWrites?: boolean;
 }
 
@@ -114,6 +115,7 @@ export class SegmentLog<R> {
   readonly #segmentBytes: number;
   readonly #maxUnwritten: number;
   readonly #index: RecordIndex;
+  readonly #queue: WriteQueue<R> | undefined;
   /** Lines the disk refused, by position. */
   readonly #unwritten = new Map<number, string>();
   #segments: Segment[] = [];
@@ -132,6 +134,7 @@ export class SegmentLog<R> {
     this.#segmentBytes = Math.max(1, opts.segmentBytes ?? Math.min(DEFAULT_SEGMENT_BYTES, Math.floor(opts.maxBytes / 4)));
     this.#maxUnwritten = opts.maxUnwrittenBytes ?? DEFAULT_UNWRITTEN_BYTES;
     this.#index = new RecordIndex(opts.tags.length);
+    this.#queue = opts.deferWrites ? new WriteQueue<R>((rec) => this.#appendNow(rec)) : undefined;
   }
 
   /** Opens (or starts) the store in `dir`. Never throws for I/O: an unreadable folder opens empty and the first failed write is reported. */
@@ -141,42 +144,21 @@ export class SegmentLog<R> {
     return log;
   }
 
-  /** Appends one record. Never throws: a lost write goes to `onError` and the record stays readable until restart. */
   /**
-   * Queues a record; it is written on the next turn of the event loop, so that the disk write
-   * (and redaction) happens after the caller's answer has gone out rather than on every call's
-   * round trip. Reads and dispose write what is queued first, so nothing is ever missing from
-   * a listing.
+   * Appends one record: written now, or with `deferWrites` queued for a batch write within
+   * 25 ms. Never throws: a lost write goes to `onError` and the record stays readable until
+   * restart. Reads and dispose write what is queued first, so nothing is missing from a listing.
    */
   append(rec: R): void {
     if (this.#disposed) return;
-    if (!this.#deferWrites) {
-      this.#appendNow(rec);
-      return;
-    }
-    this.#queued.push(rec);
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      // A short wait batches the writes of a burst of calls, and keeps them out of the gaps
-      // between the sequential calls of a code run.
-      setTimeout(() => this.flush(), FLUSH_DELAY_MS).unref();
-    }
+    if (this.#queue) this.#queue.push(rec);
+    else this.#appendNow(rec);
   }
 
   /** Writes every queued record now. */
   flush(): void {
-    this.#flushScheduled = false;
-    const batch = this.#queued;
-    if (batch.length === 0) return;
-    this.#queued = [];
-    for (const rec of batch) this.#appendNow(rec);
+    this.#queue?.flush();
   }
-
-  #queued: R[] = [];
-  get #deferWrites(): boolean {
-    return this.#opts.deferWrites === true;
-  }
-  #flushScheduled = false;
 
   #appendNow(rec: R): void {
     if (this.#disposed) return;
@@ -208,7 +190,7 @@ export class SegmentLog<R> {
     this.flush();
     const p = this.#index.find(id);
     if (p === undefined) return undefined;
-    const reader = new Reader(this.#dir, this.#index, this.#unwritten);
+    const reader = new SegmentReader(this.#dir, this.#index, this.#unwritten);
     try {
       const line = reader.line(p, false);
       return line === undefined ? undefined : parse<R>(line);
@@ -242,7 +224,7 @@ export class SegmentLog<R> {
     const needle = q.text ? q.text.toLowerCase() : undefined;
     const escapedNeedle = needle ? JSON.stringify(needle).slice(1, -1) : undefined;
     const out: R[] = [];
-    const reader = new Reader(this.#dir, index, this.#unwritten);
+    const reader = new SegmentReader(this.#dir, index, this.#unwritten);
     try {
       scan: for (let p = end - 1; p >= index.start && out.length < limit; p--) {
         if (index.seg(p) === GONE) continue;
@@ -301,21 +283,12 @@ export class SegmentLog<R> {
     } catch {
       return;
     }
-    const seqs = names.flatMap((n) => {
-      const m = SEGMENT_NAME.exec(n);
-      return m ? [Number(m[1])] : [];
-    });
-    seqs.sort((a, b) => a - b);
-    // Leftovers of a crash mid-write or mid-drop: half-written index files, indexes without a segment.
-    const known = new Set(seqs);
-    for (const n of names) {
-      const idx = /^(\d{12})\.idx\.json$/.exec(n);
-      if (n.endsWith('.tmp') || (idx && !known.has(Number(idx[1])))) {
-        try {
-          unlinkSync(path.join(this.#dir, n));
-        } catch {
-          // read-only home: harmless, they are ignored anyway
-        }
+    const seqs = segmentSeqs(names);
+    for (const n of leftoverNames(names, seqs)) {
+      try {
+        unlinkSync(path.join(this.#dir, n));
+      } catch {
+        // read-only home: harmless, they are ignored anyway
       }
     }
     for (const [k, seq] of seqs.entries()) {
@@ -330,28 +303,17 @@ export class SegmentLog<R> {
 
   /** Loads a sealed segment's index file into memory; false when it is missing or stale. */
   #readIndex(seg: Segment): boolean {
-    let idx: IndexFile;
     let text: string;
+    let size: number;
     try {
       text = readFileSync(this.#indexPath(seg.seq), 'utf8');
-      idx = JSON.parse(text) as IndexFile;
-      const size = statSync(this.#segmentPath(seg.seq)).size;
-      const n = idx.id.length;
-      const valid =
-        idx.v === INDEX_VERSION && idx.bytes === size && sameList(idx.tags, this.#opts.tags) &&
-        idx.off.length === n && idx.len.length === n && idx.time.length === n && idx.codes.length === n * idx.tags.length;
-      if (!valid) return false;
+      size = statSync(this.#segmentPath(seg.seq)).size;
     } catch {
       return false;
     }
-    const nTags = idx.tags.length;
-    // The file's own string table maps onto ours once, not once per record.
-    const map = idx.strings.map((str) => this.#index.code(str));
-    const tags = new Array<number>(nTags);
-    for (let k = 0; k < idx.id.length; k++) {
-      for (let t = 0; t < nTags; t++) tags[t] = map[idx.codes[k * nTags + t]!]!;
-      this.#index.add(seg.seq, idx.off[k]!, idx.len[k]!, idx.id[k]!, idx.time[k]!, tags);
-    }
+    const idx = decodeIndexFile(text, size, this.#opts.tags);
+    if (!idx) return false;
+    addIndexFile(this.#index, seg.seq, idx);
     seg.bytes = idx.bytes;
     seg.indexBytes = Buffer.byteLength(text);
     return true;
@@ -372,21 +334,17 @@ export class SegmentLog<R> {
       return;
     }
     const first = this.#index.end;
-    let start = 0;
-    while (start < buf.length) {
-      const nl = buf.indexOf(NEWLINE, start);
-      if (nl < 0) break; // a torn last line: cut off before the next write
-      const rec = parse<R>(buf.toString('utf8', start, nl));
-      if (rec !== undefined) {
-        try {
-          const f = this.#opts.index(rec);
-          this.#index.add(seg.seq, start, nl + 1 - start, f.id, f.time, f.tags.map((t) => this.#index.code(t)));
-        } catch {
-          // A line that is JSON but not a record of ours is skipped like a torn one.
-        }
+    // Past the last whole line is a torn one: cut off before the next write.
+    const start = forEachLine(buf, (from, nl) => {
+      const rec = parse<R>(buf.toString('utf8', from, nl));
+      if (rec === undefined) return;
+      try {
+        const f = this.#opts.index(rec);
+        this.#index.add(seg.seq, from, nl + 1 - from, f.id, f.time, f.tags.map((t) => this.#index.code(t)));
+      } catch {
+        // A line that is JSON but not a record of ours is skipped like a torn one.
       }
-      start = nl + 1;
-    }
+    });
     seg.bytes = start;
     if (isActive) {
       this.#mustTruncate = start < buf.length;
@@ -464,28 +422,7 @@ export class SegmentLog<R> {
 
   /** Best effort: without an index file the segment is scanned on the next open. */
   #writeIndex(seg: Segment, from: number): void {
-    const index = this.#index;
-    const nTags = this.#opts.tags.length;
-    const file: IndexFile = { v: INDEX_VERSION, bytes: seg.bytes, tags: [...this.#opts.tags], strings: [], off: [], len: [], id: [], time: [], codes: [] };
-    const local = new Map<number, number>();
-    for (let p = from; p < index.end; p++) {
-      if (index.seg(p) !== seg.seq) continue;
-      file.off.push(index.off(p));
-      file.len.push(index.len(p));
-      file.id.push(index.id(p));
-      file.time.push(index.time(p));
-      for (let t = 0; t < nTags; t++) {
-        const code = index.tag(p, t);
-        let c = local.get(code);
-        if (c === undefined) {
-          c = file.strings.length;
-          file.strings.push(index.string(code));
-          local.set(code, c);
-        }
-        file.codes.push(c);
-      }
-    }
-    const text = JSON.stringify(file);
+    const text = encodeIndexFile(this.#index, seg.seq, from, seg.bytes, this.#opts.tags);
     const target = this.#indexPath(seg.seq);
     try {
       writeFileAtomicSync(target, text, { mode: 0o600 });
@@ -549,82 +486,11 @@ export class SegmentLog<R> {
   // ---- helpers -------------------------------------------------------------------------------
 
   #segmentPath(seq: number): string {
-    return path.join(this.#dir, `${String(seq).padStart(12, '0')}.ndjson`);
+    return path.join(this.#dir, segmentFileName(seq));
   }
 
   #indexPath(seq: number): string {
-    return path.join(this.#dir, `${String(seq).padStart(12, '0')}.idx.json`);
-  }
-}
-
-/** Columns, not one object per record: flat arrays of numbers parse fast and leave little garbage. */
-interface IndexFile {
-  v: number;
-  /** Size of the segment the index describes; any other size means it is stale. */
-  bytes: number;
-  tags: string[];
-  /** Tag values, referred to by `codes`. */
-  strings: string[];
-  off: number[];
-  len: number[];
-  id: string[];
-  time: number[];
-  /** `tags.length` codes per record, into `strings`. */
-  codes: number[];
-}
-
-/** Reads record lines for one query, keeping files open (or a whole segment, when scanning) until `close`. */
-class Reader {
-  readonly #dir: string;
-  readonly #index: RecordIndex;
-  readonly #unwritten: Map<number, string>;
-  readonly #fds = new Map<number, number>();
-  #scanSeq = -1;
-  #scanBuf: Buffer | undefined;
-
-  constructor(dir: string, index: RecordIndex, unwritten: Map<number, string>) {
-    this.#dir = dir;
-    this.#index = index;
-    this.#unwritten = unwritten;
-  }
-
-  line(p: number, scanning: boolean): string | undefined {
-    const e = { seg: this.#index.seg(p), off: this.#index.off(p), len: this.#index.len(p) };
-    if (e.seg === UNWRITTEN) return this.#unwritten.get(p)?.slice(0, -1);
-    if (e.seg === GONE) return undefined;
-    try {
-      if (scanning) {
-        // A text search reads many neighbours: one read per segment beats one per record.
-        if (this.#scanSeq !== e.seg) {
-          this.#scanBuf = readFileSync(path.join(this.#dir, `${String(e.seg).padStart(12, '0')}.ndjson`));
-          this.#scanSeq = e.seg;
-        }
-        return this.#scanBuf!.toString('utf8', e.off, e.off + e.len - 1);
-      }
-      let fd = this.#fds.get(e.seg);
-      if (fd === undefined) {
-        fd = openSync(path.join(this.#dir, `${String(e.seg).padStart(12, '0')}.ndjson`), 'r');
-        this.#fds.set(e.seg, fd);
-      }
-      const buf = Buffer.allocUnsafe(e.len);
-      const n = readSync(fd, buf, 0, e.len, e.off);
-      return buf.toString('utf8', 0, Math.max(0, n - 1));
-    } catch {
-      // A segment deleted behind our back: the record is gone, the rest still lists.
-      return undefined;
-    }
-  }
-
-  close(): void {
-    for (const fd of this.#fds.values()) {
-      try {
-        closeSync(fd);
-      } catch {
-        // already closed
-      }
-    }
-    this.#fds.clear();
-    this.#scanBuf = undefined;
+    return path.join(this.#dir, indexFileName(seq));
   }
 }
 
@@ -634,8 +500,4 @@ function parse<R>(line: string): R | undefined {
   } catch {
     return undefined;
   }
-}
-
-function sameList(a: unknown, b: readonly string[]): boolean {
-  return Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
 }
