@@ -1,10 +1,17 @@
 // The control API's implementation (contract: src-shared/api.ts). Every transport — engine
 // socket, HTTP /api/, Electron IPC — ends here.
-import { CONTROL_METHODS, type ControlApi, type ControlMethod } from '../../../src-shared/api.ts';
+import { CONTROL_METHODS, type ControlApi, type ControlMethod, type StatusReport } from '../../../src-shared/api.ts';
 import { parseControlParams } from '../../../src-shared/api-schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { exposedToolNames } from '../../../src-shared/names.ts';
-import type { Engine } from '../engine.ts';
+import type { ConfigStore } from '../config/store.ts';
+import type { Gateway } from '../gateway/gateway.ts';
+import type { HomePaths } from '../home.ts';
+import type { AuditLog } from '../records/audit-log.ts';
+import type { RunStore } from '../records/run-store.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
+import type { PinStore } from '../trust/pins.ts';
+import type { Supervisor } from '../upstream/supervisor.ts';
 import type { CodeRunner } from '../codemode/code-runner.ts';
 import { testServerConnection } from '../upstream/test-connection.ts';
 import { ownEntry, ProfileConfig } from '../../../src-shared/config/schema.ts';
@@ -18,13 +25,27 @@ type Handlers = { [M in ControlMethod]: (params: ControlApi[M]['params']) => Pro
 
 const KNOWN = new Set<string>(CONTROL_METHODS);
 
+/** What the control API needs of the engine (declared here, so it does not depend on all of it). */
+export interface ControlEngine {
+  readonly paths: Pick<HomePaths, 'home' | 'config' | 'logsDir'>;
+  readonly config: ConfigStore;
+  readonly gateway: Gateway;
+  readonly supervisor: Supervisor;
+  readonly pins: PinStore;
+  readonly secrets: SecretStore;
+  readonly runs: RunStore;
+  readonly audit: AuditLog;
+  status(): StatusReport;
+  approveTools(server: string): string[];
+}
+
 export class ControlHandler {
-  readonly #engine: Engine;
+  readonly #engine: ControlEngine;
   readonly #runner: CodeRunner;
   readonly #handlers: Handlers;
   readonly #signIns: AppSignIns;
 
-  constructor(engine: Engine, runner: CodeRunner) {
+  constructor(engine: ControlEngine, runner: CodeRunner) {
     this.#engine = engine;
     this.#runner = runner;
     this.#signIns = new AppSignIns({
@@ -163,7 +184,7 @@ export class ControlHandler {
 }
 
 /** Restarts a server and waits (up to 10 s) until it settled, as `switchboard login` does. */
-async function reconnect(e: Engine, name: string): Promise<void> {
+async function reconnect(e: ControlEngine, name: string): Promise<void> {
   const u = e.supervisor.get(name);
   if (!u) return;
   await u.restart();

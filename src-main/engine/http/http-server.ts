@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { httpStatusFor, toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
-import type { Engine } from '../engine.ts';
+import type { Gateway } from '../gateway/gateway.ts';
 import { APP_ROOT } from '../app-root.ts';
 import { BoundedEventStore } from './event-store.ts';
 import { uiBuildFor } from './ui-build.ts';
@@ -32,8 +32,16 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** What the HTTP server needs of the engine (declared here, so it does not depend on all of it). */
+export interface HttpEngine {
+  /** The bearer token every request must carry. */
+  readonly token: string;
+  readonly control: { handle(method: string, params: unknown): Promise<unknown> };
+  readonly gateway: Gateway;
+}
+
 export interface HttpServerOptions {
-  engine: Engine;
+  engine: HttpEngine;
   port: number;
   /** Take the next free port when `port` is busy. */
   fallbackToNext: boolean;
@@ -44,11 +52,11 @@ export class HttpServer {
   readonly url: string;
   readonly port: number;
   readonly #server: http.Server;
-  readonly #engine: Engine;
+  readonly #engine: HttpEngine;
   readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
   #sweeper: NodeJS.Timeout | undefined;
 
-  private constructor(server: http.Server, engine: Engine, host: string, port: number) {
+  private constructor(server: http.Server, engine: HttpEngine, host: string, port: number) {
     this.#server = server;
     this.#engine = engine;
     this.port = port;
