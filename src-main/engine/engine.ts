@@ -1,7 +1,5 @@
 // The engine: owns every piece of state of one home and wires config, upstreams, gateways,
 // records, the sandbox pool, the socket and the HTTP server together.
-import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -10,8 +8,7 @@ import type { ProfileStatus, ServerStatus, StatusReport } from '../../src-shared
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import { ConfigStore } from './config/store.ts';
 import { defaultConfig } from './config/default-config.ts';
-import { isProcessAlive } from './config/atomic-file.ts';
-import { tryLock } from './config/file-lock.ts';
+import { acquireEngineLock, readOrCreateToken, removeEngineInfo, writeEngineInfo, type EngineInfo } from './engine-files.ts';
 import { Supervisor } from './upstream/supervisor.ts';
 import { AuditLog } from './records/audit-log.ts';
 import { RunStore } from './records/run-store.ts';
@@ -41,42 +38,6 @@ export interface EngineOptions {
   /** undefined: DEFAULT_PORT or the next free one; 0: any free port; null: no HTTP server. */
   port?: number | null;
   log?: (line: string) => void;
-}
-
-export interface EngineInfo {
-  pid: number;
-  socket: string;
-  http: { url: string } | null;
-  version: string;
-  startedAt: string;
-}
-
-export class EngineRunningError extends SwitchboardError {
-  constructor(readonly pid: number) {
-    super('io-error', `Another Switchboard engine (pid ${pid}) is already serving this home.`);
-  }
-}
-
-/** Holds the home's engine lock for the engine's life; a live owner means another engine serves the home. */
-function acquireLock(file: string): () => void {
-  const attempt = tryLock(file, { reclaimOwnPid: true });
-  if (attempt.ok) return attempt.release;
-  if (attempt.owner !== undefined) throw new EngineRunningError(attempt.owner);
-  throw new SwitchboardError('io-error', `Could not take the engine lock ${file}; remove it if no engine runs.`);
-}
-
-export function readOrCreateToken(file: string): string {
-  try {
-    const t = readFileSync(file, 'utf8').trim();
-    if (/^[0-9a-f]{32,}$/.test(t)) return t;
-  } catch {
-    // First run.
-  }
-  // 256 random bits; SPEC asks for at least 128.
-  const token = randomBytes(32).toString('hex');
-  writeFileSync(file, token + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return token;
 }
 
 export class Engine {
@@ -153,7 +114,7 @@ export class Engine {
     const paths = homePaths(opts.home);
     ensureHome(paths);
     const log = opts.log ?? (() => {});
-    const releaseLock = acquireLock(paths.lock);
+    const releaseLock = acquireEngineLock(paths.lock);
     try {
       const token = readOrCreateToken(paths.token);
       const config = await ConfigStore.open({
@@ -185,7 +146,7 @@ export class Engine {
       version: VERSION,
       startedAt: this.startedAt,
     };
-    writeFileSync(this.paths.engineInfo, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+    writeEngineInfo(this.paths.engineInfo, info);
     this.#log(`engine ${process.pid} serving ${this.paths.home}`);
   }
 
@@ -357,26 +318,7 @@ export class Engine {
     this.config.dispose();
     this.audit.dispose();
     this.runs.dispose();
-    if (existsSync(this.paths.engineInfo)) {
-      try {
-        unlinkSync(this.paths.engineInfo);
-      } catch {
-        // Already gone.
-      }
-    }
+    removeEngineInfo(this.paths.engineInfo);
     this.#releaseLock();
   }
-}
-
-export function readEngineInfo(paths: HomePaths): EngineInfo | undefined {
-  try {
-    const info = JSON.parse(readFileSync(paths.engineInfo, 'utf8')) as EngineInfo;
-    return isProcessAlive(info.pid) ? info : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function logFileFor(paths: HomePaths): string {
-  return path.join(paths.logsDir, 'engine.log');
 }

@@ -4,7 +4,8 @@
 // the port is a plain property Electron puts on `process` in a utility process.
 import type { ControlRequest, ControlResponse } from '../../src-shared/api.ts';
 import { toErrorData } from '../../src-shared/errors.ts';
-import { Engine, EngineRunningError } from './engine.ts';
+import { Engine } from './engine.ts';
+import { EngineRunningError } from './engine-files.ts';
 import { resolveHome } from './home.ts';
 
 interface ParentPort {

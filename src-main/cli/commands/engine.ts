@@ -1,6 +1,7 @@
 // `switchboard engine` (internal): the background engine a shim or a command starts. Exits
 // quietly when another engine already serves the home (two shims started at once).
-import { Engine, EngineRunningError } from '../../engine/engine.ts';
+import { Engine } from '../../engine/engine.ts';
+import { EngineRunningError } from '../../engine/engine-files.ts';
 import type { CliContext } from '../context.ts';
 import { waitForSignal } from './serve.ts';
 

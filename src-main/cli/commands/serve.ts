@@ -1,5 +1,6 @@
 // `switchboard serve`: the engine in the foreground, headless, with the UI on 127.0.0.1.
-import { Engine, EngineRunningError } from '../../engine/engine.ts';
+import { Engine } from '../../engine/engine.ts';
+import { EngineRunningError } from '../../engine/engine-files.ts';
 import { homePaths } from '../../engine/home.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';

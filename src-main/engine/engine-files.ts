@@ -1,0 +1,57 @@
+// The files in a home's run folder that say an engine serves it: the engine lock (held for the
+// engine's life), the access token of the HTTP server and UI, and engine.json (what it serves).
+import { randomBytes } from 'node:crypto';
+import { readFileSync, unlinkSync } from 'node:fs';
+import { SwitchboardError } from '../../src-shared/errors.ts';
+import { writeFileAtomicSync } from './config/atomic-file.ts';
+import { tryLock } from './config/file-lock.ts';
+
+export class EngineRunningError extends SwitchboardError {
+  constructor(readonly pid: number) {
+    super('io-error', `Another Switchboard engine (pid ${pid}) is already serving this home.`);
+  }
+}
+
+/** Takes the home's engine lock and returns its release; a live owner means another engine serves the home. */
+export function acquireEngineLock(file: string): () => void {
+  const attempt = tryLock(file, { reclaimOwnPid: true });
+  if (attempt.ok) return attempt.release;
+  if (attempt.owner !== undefined) throw new EngineRunningError(attempt.owner);
+  throw new SwitchboardError('io-error', `Could not take the engine lock ${file}; remove it if no engine runs.`);
+}
+
+/** The home's token, made on first run; it survives restarts so the UI's address keeps working. */
+export function readOrCreateToken(file: string): string {
+  try {
+    const t = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{32,}$/.test(t)) return t;
+  } catch {
+    // First run.
+  }
+  // 256 random bits; SPEC asks for at least 128.
+  const token = randomBytes(32).toString('hex');
+  writeFileAtomicSync(file, token + '\n', { mode: 0o600 });
+  return token;
+}
+
+/** engine.json: written once the engine serves, removed when it stops. */
+export interface EngineInfo {
+  pid: number;
+  socket: string;
+  http: { url: string } | null;
+  version: string;
+  startedAt: string;
+}
+
+export function writeEngineInfo(file: string, info: EngineInfo): void {
+  // Atomic: `status` and the tests read it while the engine may be writing it.
+  writeFileAtomicSync(file, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+}
+
+export function removeEngineInfo(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone.
+  }
+}
