@@ -13,6 +13,7 @@ import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
 import { benchResultHandles } from './result-handles.ts';
 import { benchSearch } from './search.ts';
 import { syntheticServers } from './synthetic-catalog.ts';
+import { benchApprovalsSkills } from './approvals-skills.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -352,6 +353,9 @@ async function main() {
 
   // 10. Search on plain-word queries: recall, and latency at 1,000 tools (pure code).
   benchSearch(record, { quick });
+
+  // Approvals and skills (issue 14), on a home and engine of their own.
+  await benchApprovalsSkills((metric, value) => record(metric, value, 'ms'), quick);
 
   const w = Math.max(...rows.map((r) => r.metric.length));
   console.log(`\nSwitchboard benchmark (${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}${quick ? ', quick' : ''})\n`);

@@ -71,6 +71,8 @@ export interface StatusReport {
   secrets: { store: 'keychain' | 'file' | 'none' };
   /** Active client sessions. */
   clients: StatusClient[];
+  /** Tool calls from code waiting for approval (profile `approvals`), oldest first; absent when none. */
+  approvals?: PendingApproval[];
   /** Record stores that failed to write (disk full, read-only home), each reported once; absent when none. */
   recordLosses?: { store: string; message: string; since: string; count: number }[];
 }
@@ -160,6 +162,44 @@ export interface ImportPlanResult {
   replaceProfile: string;
 }
 
+/** A tool call from code waiting for approval (profile `approvals`). */
+export interface PendingApproval {
+  id: string;
+  time: string;
+  profile: string;
+  client: string;
+  runId: string;
+  server: string;
+  tool: string;
+  /** As written in code, e.g. `github.delete_repo`. */
+  name: string;
+  /** The exact arguments the code passed. */
+  args: unknown;
+  /** When the call is denied if nobody decides. */
+  expiresAt: string;
+  /** The calling client was asked too (elicitation); the first answer wins. */
+  askedClient: boolean;
+}
+
+/** A saved run callable from code as `skills.NAME(input)` (SPEC §9). */
+export interface SkillInfo {
+  name: string;
+  description: string;
+  /** JSON Schema of the input. */
+  input: Record<string, unknown>;
+  code: string;
+  /** The profile the run came from, and the run. */
+  profile: string;
+  fromRun: string;
+  created: string;
+  /** Tools the run called, as `server.tool`. */
+  tools: string[];
+  /** With a profile: whether every tool it needs is in that profile. */
+  available?: boolean;
+  /** Why not: the servers or tools missing from the profile. */
+  missing?: string[];
+}
+
 /** Method name → params and result. */
 export interface ControlApi {
   'status': { params: Record<string, never>; result: StatusReport };
@@ -197,6 +237,17 @@ export interface ControlApi {
   'runs.get': { params: { id: string }; result: { run: RunRecord } };
   'audit.list': { params: AuditQuery; result: { entries: AuditEntry[] } };
   'exec': { params: { profile: string; code: string; client?: string }; result: ExecResult };
+  'approvals.list': { params: Record<string, never>; result: { pending: PendingApproval[] } };
+  /** Approves or denies a pending call; the first decision (client or app) wins. */
+  'approvals.decide': { params: { id: string; approve: boolean }; result: { ok: true } };
+  /** With `profile`, each skill says whether that profile can run it. */
+  'skills.list': { params: { profile?: string }; result: { skills: SkillInfo[] } };
+  /** Saves a run's code as a skill; `input` is the JSON Schema of its input (default: an empty object). */
+  'skills.save': {
+    params: { runId: string; name: string; input?: Record<string, unknown>; description?: string; replace?: boolean };
+    result: { skill: SkillInfo };
+  };
+  'skills.remove': { params: { name: string }; result: { ok: true; removed: boolean } };
   'engine.stop': { params: Record<string, never>; result: { ok: true } };
   'clients.list': { params: Record<string, never>; result: { clients: ClientInfo[] } };
   /** `force` writes even when the client does not look installed. */
@@ -235,6 +286,11 @@ export const CONTROL_METHODS = [
   'runs.get',
   'audit.list',
   'exec',
+  'approvals.list',
+  'approvals.decide',
+  'skills.list',
+  'skills.save',
+  'skills.remove',
   'engine.stop',
   'clients.list',
   'clients.connect',

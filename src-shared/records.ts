@@ -3,6 +3,18 @@ import type { ResolvedBudgets } from './config/schema.ts';
 
 export type CallOutcome = 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
 
+/** How a call that needed approval (profile `approvals`) was decided. */
+export interface ApprovalRecord {
+  decision: 'approved' | 'denied';
+  /**
+   * Who decided: the calling client (elicitation), the app / control API, nobody in time, the
+   * run ending, or the run's own limit (too many waiting at once, or one already timed out).
+   */
+  by: 'client' | 'app' | 'timeout' | 'cancelled' | 'limit';
+  /** How long the call waited for the decision, in ms (the run's clock was paused meanwhile). */
+  waitedMs: number;
+}
+
 export interface AuditEntry {
   /** ISO 8601. */
   time: string;
@@ -19,6 +31,8 @@ export interface AuditEntry {
   runId?: string;
   /** A sentence for non-ok outcomes. */
   error?: string;
+  /** Present when the call needed approval. */
+  approval?: ApprovalRecord;
   /** Assigned by the audit log when stored (sortable by time); `AuditQuery.before` pages by it. */
   id?: string;
 }
@@ -33,6 +47,8 @@ export interface RunCall {
   start: number;
   duration: number;
   outcome: CallOutcome;
+  /** Present when the call needed approval. */
+  approval?: ApprovalRecord;
 }
 
 export interface LogLine {
@@ -63,6 +79,8 @@ export interface RunRecord {
   resultFullChars?: number;
   /** Set when `calls` lists only the first calls: how many the run made. */
   callCount?: number;
+  /** A skill's run: the skill's name and the run that called it. */
+  skill?: { name: string; parentRunId: string };
 }
 
 /** Filters the history browser and `runs` accept. */

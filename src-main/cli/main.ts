@@ -24,6 +24,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   login: () => import('./commands/login.ts'),
   logout: () => import('./commands/logout.ts'),
   approve: () => import('./commands/approve.ts'),
+  skills: () => import('./commands/skills.ts'),
+  approvals: () => import('./commands/approvals.ts'),
 };
 
 export const USAGE = `Usage: switchboard <command> [--home DIR]
@@ -40,6 +42,8 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   secret set NAME · secret delete NAME   secrets for { "secret": NAME } values (value on stdin)
   login SERVER · logout SERVER    sign in to (or out of) a remote server that asks for it
   approve SERVER                   trust a server's changed tool definitions (they are withheld until then)
+  skills list [--profile P] · skills save RUN_ID NAME [--input SCHEMA] · skills remove NAME   saved runs callable from code
+  approvals [--json] · approvals approve|deny ID   tool calls from code waiting for approval
 
 Home: --home DIR, else $SWITCHBOARD_HOME, else ${defaultHome()}.
 `;

@@ -17,6 +17,8 @@ import { Gateway, type UpstreamAccess } from './gateway/gateway.ts';
 import { CodeRunner } from './codemode/code-runner.ts';
 import { ResultHandles } from './codemode/result-handles.ts';
 import { LearnedTypes } from './codemode/learned-types.ts';
+import { ApprovalCenter } from './codemode/approvals.ts';
+import { SkillStore } from './codemode/skills.ts';
 import { SocketServer } from './api/socket-server.ts';
 import { ControlHandler } from './api/control-handlers.ts';
 import { HttpServer } from './http/http-server.ts';
@@ -53,6 +55,8 @@ export class Engine {
   readonly control: ControlHandler;
   readonly secrets: SecretStore;
   readonly pins: PinStore;
+  readonly approvals: ApprovalCenter;
+  readonly skills: SkillStore;
   socket!: SocketServer;
   http: HttpServer | null = null;
   readonly startedAt = new Date().toISOString();
@@ -78,6 +82,9 @@ export class Engine {
     this.sandbox = new SandboxPool({ warm: false });
     this.learned = new LearnedTypes(paths.learnedTypesFile, { onError: (m) => this.#log(`learned types: ${m}`) });
     this.secrets = new FileSecretStore(paths.secretsFile);
+    this.approvals = new ApprovalCenter({ log: this.#log });
+    this.skills = SkillStore.open(paths.skillsFile);
+    if (this.skills.problem) this.#log(`skills: ${this.skills.problem}`);
     let gateway!: Gateway;
     this.supervisor = new Supervisor({
       logsDir: paths.logsDir,
@@ -96,6 +103,8 @@ export class Engine {
       gateway: () => gateway,
       results: new ResultHandles(paths.resultsDir),
       learned: this.learned,
+      approvals: this.approvals,
+      skills: this.skills,
     });
     gateway = new Gateway({
       upstream: this.#upstreamAccess(),
@@ -137,6 +146,7 @@ export class Engine {
     this.#applyConfig(this.config.config);
     this.#unsubscribe.push(this.config.onChange((cfg) => this.#applyConfig(cfg)));
     this.supervisor.on('catalog', (name) => this.gateway.catalogChanged(name));
+    this.#unsubscribe.push(this.skills.onChange(() => this.gateway.skillsChanged()));
     this.socket = await SocketServer.listen(this.paths.socket, this.gateway, this.control);
     if (port !== null) this.http = await HttpServer.start({ engine: this, port: port ?? DEFAULT_PORT, fallbackToNext: port === undefined });
     const info: EngineInfo = {
@@ -172,6 +182,7 @@ export class Engine {
       resources: (s) => ready(s)?.resources(),
       resourceTemplates: (s) => ready(s)?.resourceTemplates(),
       prompts: (s) => ready(s)?.prompts(),
+      skills: () => this.skills.list(),
       callTool: (s, params, opts) => {
         const u = this.supervisor.get(s);
         if (!u) throw new SwitchboardError('unknown-server', `There is no server "${s}".`);
@@ -283,6 +294,7 @@ export class Engine {
       if (warnings) p.warnings = warnings;
       profiles[name] = p;
     }
+    const approvals = this.approvals.list();
     return {
       pid: process.pid,
       version: VERSION,
@@ -293,6 +305,7 @@ export class Engine {
       config: this.config.status,
       secrets: { store: this.secrets.kind },
       ...(this.#recordLosses.length ? { recordLosses: [...this.#recordLosses] } : {}),
+      ...(approvals.length ? { approvals } : {}),
       clients: [...this.gateway.sessions].map((s) => ({
         id: s.id,
         name: s.clientName,
@@ -308,6 +321,7 @@ export class Engine {
     if (this.#disposed) return;
     this.#disposed = true;
     for (const u of this.#unsubscribe) u();
+    this.approvals.dispose();
     await this.control.dispose();
     await this.http?.close();
     await this.socket?.close();

@@ -38,6 +38,7 @@ export interface HomePaths {
   runsDir: string;
   secretsFile: string;
   pinsFile: string;
+  skillsFile: string;
   engineLog: string;
   quarantineDir: string;
   /** Results kept past maxResultChars (code mode's result handles), one folder per profile. */
@@ -69,6 +70,7 @@ export function homePaths(home: string, platform: NodeJS.Platform = process.plat
     runsDir: path.join(home, 'runs'),
     secretsFile: path.join(home, 'secrets.json'),
     pinsFile: path.join(home, 'pins.json'),
+    skillsFile: path.join(home, 'skills.json'),
     engineLog: path.join(home, 'logs', 'engine.log'),
     quarantineDir: path.join(home, 'quarantine'),
     resultsDir: path.join(home, 'results'),

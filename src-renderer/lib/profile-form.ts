@@ -44,6 +44,7 @@ export const CODE_MODE_LABELS: Record<keyof ResolvedCodeModeFeatures, string> = 
   results: 'Result handles — a result over the size budget is kept for a day and read back with results.get',
   learnedTypes: 'Learned return types — declarations show the shapes recent results had (for tools without an output schema)',
   nameIndex: 'Name index — a large profile’s execute description lists its tool names',
+  skills: 'Skills — saved runs callable from code as skills.NAME(input)',
 };
 
 /** Budgets as typed, falling back to the defaults for boxes that do not hold a valid value. */

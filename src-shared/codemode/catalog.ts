@@ -57,6 +57,17 @@ export interface CodeCatalog {
   suggest(name: string, count?: number): string[];
 }
 
+/** The server key of the `skills` group in catalog entries: never a real server name (SERVER_NAME_RE). */
+export const SKILLS_SERVER = ' skills';
+export const SKILLS_GLOBAL = 'skills';
+
+/** Saved runs offered as the `skills` global (SPEC §9): callable ones, and names of unavailable ones. */
+export interface CatalogSkills {
+  tools: CatalogTool[];
+  /** Shown in the global's JSDoc: skills whose tools left the profile, with what they miss. */
+  unavailable: string[];
+}
+
 /** Declarations up to this many characters are included in the execute description (the seed's rule). */
 export const INLINE_DECLARATION_LIMIT = 12_000;
 
@@ -65,6 +76,8 @@ export interface CodeCatalogOptions {
   extraGlobals?: Iterable<string>;
   /** Their declarations, placed after the catalog's and counted in the 12,000 characters. */
   extraDeclarations?: string[];
+  /** Saved skills, as the `skills` global (SPEC §9). */
+  skills?: CatalogSkills;
 }
 
 export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOptions = {}): CodeCatalog {
@@ -72,8 +85,15 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
   const unique = servers.filter((s) => !seen.has(s.server) && seen.add(s.server));
   const names = codeNames(
     unique.map((s) => ({ server: s.server, tools: s.tools.map((t) => t.name) })),
-    { extraGlobals: opts.extraGlobals },
+    { extraGlobals: opts.skills ? [...(opts.extraGlobals ?? []), SKILLS_GLOBAL] : opts.extraGlobals },
   );
+  const groups = unique.map((s) => ({ s, global: names.globals.get(s.server)!, methods: names.methods.get(s.server)! }));
+  if (opts.skills) {
+    // Skill names are checked to be plain identifiers when saved, so they are their own methods.
+    const { tools, unavailable } = opts.skills;
+    const description = `Saved runs (skills): each runs its code as a run of its own with \`input\` bound to the argument.${unavailable.length ? ` Unavailable here: ${unavailable.join('; ')}.` : ''}`;
+    groups.push({ s: { server: SKILLS_SERVER, description, tools }, global: SKILLS_GLOBAL, methods: new Map(tools.map((t) => [t.name, t.name])) });
+  }
 
   const entries: CodeCatalogEntry[] = [];
   const byName = new Map<string, { entry: CodeCatalogEntry; tool: DeclarationTool; source: CatalogTool }>();
@@ -84,9 +104,7 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
   const declServers: DeclarationServer[] = [];
   const methodTexts = new Map<string, string>();
 
-  for (const s of unique) {
-    const global = names.globals.get(s.server)!;
-    const methods = names.methods.get(s.server)!;
+  for (const { s, global, methods } of groups) {
     const tools: DeclarationTool[] = [];
     globals[global] = [];
     for (const t of s.tools) {
@@ -113,6 +131,7 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
     let text = methodTexts.get(name);
     if (text === undefined) {
       text = methodDeclaration(byName.get(name)!.tool);
+      if (byName.get(name)!.entry.server === SKILLS_SERVER) text = text.replace(/^(\s*[\w$]+\()args/m, '$1input');
       methodTexts.set(name, text);
     }
     return text;

@@ -71,7 +71,11 @@ function stripFence(code: string): { code: string; linesBefore: number; language
 const LEADING_NOISE_RE = /^(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/;
 const FUNCTION_LIKE_RE = /^(?:async\b|function\b|\(|[A-Za-z_$][\w$]*\s*=>)/;
 
-export function normalizeCode(raw: string): NormalizedCode {
+/**
+ * `inputJson` (a skill's call, SPEC §9): JSON text bound to `input` around the code, and passed
+ * to the function the code evaluates to, on the wrapper's own lines so line numbers stay.
+ */
+export function normalizeCode(raw: string, opts: { inputJson?: string } = {}): NormalizedCode {
   if (raw.trim() === '') return { ok: false, message: EMPTY_CODE_MESSAGE };
   const fenced = stripFence(raw);
   if ('error' in fenced) return { ok: false, message: fenced.error };
@@ -82,13 +86,24 @@ export function normalizeCode(raw: string): NormalizedCode {
   const expression = code.replace(/[\s;]+$/, '');
   const head = code.replace(LEADING_NOISE_RE, '');
   // The newline after the user's code keeps a trailing line comment from eating the wrapper.
-  const forms: [CodeForm, CodeForm] = [
-    {
-      source: `(async () => (\n${expression}\n))().then((f) => (typeof f === 'function' ? f() : f))`,
-      lineOffset: 1 - fenced.linesBefore,
-      probe: `(async () => [\n${expression}\n])`,
-    },
-    { source: `(async () => {\n${code}\n})()`, lineOffset: 1 - fenced.linesBefore, probe: `async function probe() {\n${code}\n}` },
-  ];
+  const probes = { expression: `(async () => [\n${expression}\n])`, body: `async function probe() {\n${code}\n}` };
+  const forms: [CodeForm, CodeForm] =
+    opts.inputJson === undefined
+      ? [
+          {
+            source: `(async () => (\n${expression}\n))().then((f) => (typeof f === 'function' ? f() : f))`,
+            lineOffset: 1 - fenced.linesBefore,
+            probe: probes.expression,
+          },
+          { source: `(async () => {\n${code}\n})()`, lineOffset: 1 - fenced.linesBefore, probe: probes.body },
+        ]
+      : [
+          {
+            source: `((input) => (async () => (\n${expression}\n))().then((f) => (typeof f === 'function' ? f(input) : f)))(${opts.inputJson})`,
+            lineOffset: 1 - fenced.linesBefore,
+            probe: probes.expression,
+          },
+          { source: `((input) => (async () => {\n${code}\n})())(${opts.inputJson})`, lineOffset: 1 - fenced.linesBefore, probe: probes.body },
+        ];
   return { ok: true, forms, likelyForm: FUNCTION_LIKE_RE.test(head) ? 0 : 1, fenceLanguage: fenced.language };
 }

@@ -27,7 +27,7 @@ export function resolveBudgets(b: Partial<ResolvedBudgets> | undefined): Resolve
 
 
 /** Code-mode features (the schema's `CodeModeFeatures`) when a profile does not set them. */
-export const CODE_MODE_DEFAULTS = { ledger: true, results: false, learnedTypes: false, nameIndex: true } as const;
+export const CODE_MODE_DEFAULTS = { ledger: true, results: false, learnedTypes: false, nameIndex: true, skills: false } as const;
 export type ResolvedCodeModeFeatures = { -readonly [K in keyof typeof CODE_MODE_DEFAULTS]: boolean };
 
 export function resolveCodeModeFeatures(f: Partial<ResolvedCodeModeFeatures> | undefined): ResolvedCodeModeFeatures {
@@ -36,5 +36,6 @@ export function resolveCodeModeFeatures(f: Partial<ResolvedCodeModeFeatures> | u
     results: f?.results ?? CODE_MODE_DEFAULTS.results,
     learnedTypes: f?.learnedTypes ?? CODE_MODE_DEFAULTS.learnedTypes,
     nameIndex: f?.nameIndex ?? CODE_MODE_DEFAULTS.nameIndex,
+    skills: f?.skills ?? CODE_MODE_DEFAULTS.skills,
   };
 }

@@ -118,6 +118,8 @@ export const CodeModeFeatures = z.looseObject({
   learnedTypes: onOff,
   /** A large profile's execute description lists its tool names. */
   nameIndex: onOff,
+  /** Saved skills are the `skills` global (SPEC §9). */
+  skills: onOff,
 });
 export type CodeModeFeatures = z.infer<typeof CodeModeFeatures>;
 
@@ -128,6 +130,26 @@ export const ClientSurface = z.looseObject({
   tools: z.record(z.string(), ToolFilter).optional(),
 });
 export type ClientSurface = z.infer<typeof ClientSurface>;
+
+/**
+ * Approval of tool calls made from code (code surface). A call that needs approval pauses its
+ * run (and the run's clock) until the client or the app decides, at most `timeoutSec`.
+ * Patterns are globs on `server.tool` (the server's own names); `approve` wins over `never`,
+ * `never` wins over the annotations.
+ */
+export const ApprovalsConfig = z.looseObject({
+  /** Ask for tools annotated `destructiveHint: true`. */
+  destructive: z.boolean({ error: 'expected true or false' }).optional(),
+  /** Ask for every tool not annotated `readOnlyHint: true` (MCP presumes those may write). */
+  writes: z.boolean({ error: 'expected true or false' }).optional(),
+  approve: z.array(z.string(), { error: 'expected an array of glob patterns such as "github.delete_*"' }).optional(),
+  never: z.array(z.string(), { error: 'expected an array of glob patterns such as "github.delete_*"' }).optional(),
+  timeoutSec: positiveInt.max(3600, 'expected at most 3600').optional(),
+});
+export type ApprovalsConfig = z.infer<typeof ApprovalsConfig>;
+
+/** Seconds a call waits for an approval decision before it is denied. */
+export const DEFAULT_APPROVAL_TIMEOUT_SEC = 120;
 
 export const ProfileConfig = z.looseObject({
   servers: z.array(z.string(), { error: 'expected an array of server names' }),
@@ -140,6 +162,7 @@ export const ProfileConfig = z.looseObject({
   prompts: z.record(z.string(), ToolFilter).optional(),
   namespace: z.boolean({ error: 'expected true or false' }).optional(),
   codeMode: CodeModeFeatures.optional(),
+  approvals: ApprovalsConfig.optional(),
 
   /** Per client id (cursor, windsurf, vscode): what that client gets instead of the profile's surface. */
   clients: z.record(z.string(), ClientSurface, { error: 'expected an object of client ids' }).optional(),

@@ -20,6 +20,8 @@ import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
 import { CLIENT_LIMITS, isLimitedClient } from '../../../src-shared/client-limits.ts';
 import { viewLimits } from '../gateway/client-limits.ts';
+import { missingTools, type SkillRecord } from '../codemode/skills.ts';
+import type { SkillInfo } from '../../../src-shared/api.ts';
 
 type Handlers = { [M in ControlMethod]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> | ControlApi[M]['result'] };
 
@@ -165,6 +167,25 @@ export class ControlHandler {
         const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
         return { text, isError: Boolean(r.isError), runId: r.runId };
       },
+      'approvals.list': () => ({ pending: e.approvals.list() }),
+      'approvals.decide': (p) => {
+        if (typeof p.approve !== 'boolean') throw new SwitchboardError('bad-request', 'Say "approve": true or false.');
+        e.approvals.decide(requireString(p.id, 'the approval id'), p.approve);
+        return { ok: true };
+      },
+      'skills.list': (p) => {
+        const view = p.profile ? e.gateway.view(p.profile) : undefined;
+        if (p.profile && !view) throw new SwitchboardError('unknown-profile', e.gateway.unknownProfileMessage(p.profile));
+        return { skills: e.skills.list().map((s) => skillInfo(s, view)) };
+      },
+      'skills.save': async (p) => {
+        const id = requireString(p.runId, 'the run id');
+        const run = e.runs.get(id);
+        if (!run) throw new SwitchboardError('not-found', `No run "${id}" in the history; \`switchboard runs\` lists them.`);
+        const skill = await e.skills.save(run, { name: requireString(p.name, 'the skill name'), input: p.input, description: p.description, replace: p.replace });
+        return { skill: skillInfo(skill, e.gateway.view(skill.profile)) };
+      },
+      'skills.remove': async (p) => ({ ok: true, removed: await e.skills.remove(requireString(p.name, 'the skill name')) }),
       ...clientHandlers({
         home: e.paths.home,
         // Not resolveHome(): a client's shim has no $SWITCHBOARD_HOME, so only the OS default may go unnamed.
@@ -181,6 +202,13 @@ export class ControlHandler {
       },
     };
   }
+}
+
+/** A skill as listed: with a profile, whether that profile can run it (its tools are all there). */
+function skillInfo(s: SkillRecord, view: Parameters<typeof missingTools>[1] | undefined): SkillInfo {
+  if (!view) return { ...s };
+  const missing = missingTools(s, view);
+  return { ...s, available: missing.length === 0, ...(missing.length ? { missing } : {}) };
 }
 
 /** Restarts a server and waits (up to 10 s) until it settled, as `switchboard login` does. */

@@ -15,6 +15,9 @@ import type { SandboxHost, SandboxOutcome, SandboxPool } from './sandbox-pool.ts
 import type { LearnedTypes } from './learned-types.ts';
 import { ResultTooLarge, keptNote, type ResultHandles } from './result-handles.ts';
 import { calleeAt, readinessNote, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
+import { SKILLS_GLOBAL, SKILLS_SERVER } from '../../../src-shared/codemode/catalog.ts';
+import { approvalTimeoutSec, needsApproval, type ApprovalCenter, type ApprovalDecision } from './approvals.ts';
+import { inputProblem, type SkillRecord, type SkillStore } from './skills.ts';
 
 export interface CodeRunnerDeps {
   sandbox: SandboxPool;
@@ -25,6 +28,19 @@ export interface CodeRunnerDeps {
   results?: ResultHandles;
   /** Learns return types from results, for profiles with codeMode.learnedTypes. */
   learned?: LearnedTypes;
+  /** Profile `approvals`: pending calls from code. */
+  approvals?: ApprovalCenter;
+  /** Profile `codeMode.skills`: saved runs callable from code. */
+  skills?: SkillStore;
+}
+
+/** A skill's call: its own run, linked to the run that called it. */
+interface SkillRun {
+  skill: SkillRecord;
+  parentRunId: string;
+  input: unknown;
+  /** Stops the calling run's clock too while this run waits for an approval. */
+  holdParent: () => () => void;
 }
 
 export interface RunCaller {
@@ -42,6 +58,30 @@ export class CodeRunner {
   }
 
   async execute(view: ProfileView, caller: RunCaller, code: string, signal?: AbortSignal): Promise<CallToolResult & { runId: string }> {
+    const { runId, formatted } = await this.#run(view, caller, code, signal);
+    return {
+      content: [{ type: 'text', text: formatted.text }],
+      ...(formatted.isError ? { isError: true } : {}),
+      runId,
+    };
+  }
+
+  /** A skill called from code (`skills.NAME(input)`): a run of its own, its value the call's result. */
+  async #callSkill(
+    view: ProfileView,
+    caller: RunCaller,
+    skill: SkillRecord,
+    input: unknown,
+    parent: { runId: string; hold: () => () => void; signal: AbortSignal },
+  ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+    const problem = inputProblem(skill.input, input ?? {});
+    if (problem) return { ok: false, message: `skills.${skill.name}: ${problem} (see its declaration for the input it takes)` };
+    const { runId, outcome } = await this.#run(view, caller, skill.code, parent.signal, { skill, parentRunId: parent.runId, input: input ?? {}, holdParent: parent.hold });
+    if (outcome.ok) return { ok: true, value: outcome.returnedUndefined ? undefined : outcome.value };
+    return { ok: false, message: `skills.${skill.name} failed in its run ${runId}: ${outcome.kind}: ${outcome.message}` };
+  }
+
+  async #run(view: ProfileView, caller: RunCaller, code: string, signal: AbortSignal | undefined, skillRun?: SkillRun) {
     const runId = this.#deps.runs.newId();
     const started = Date.now();
     // Durations in fractions of a millisecond: a trivial run takes less than one.
@@ -60,14 +100,71 @@ export class CodeRunner {
     const unready = gateway.readiness(view);
     const keeps = view.codeMode.results ? this.#deps.results : undefined;
     const learned = view.codeMode.learnedTypes ? this.#deps.learned : undefined;
+    // A skill's run has no `skills` global: skills do not call skills (each call holds a worker).
+    const globals = skillRun ? withoutSkills(catalog.globals) : catalog.globals;
+    const waiting: ApprovalWaits = { pending: 0, timedOut: false };
     const host: SandboxHost = {
-      callTool: async (global, method, args, callSignal) => {
-        const target = catalog.resolve(global, method);
+      callTool: async (global, method, args, callSignal, hold) => {
+        const target = skillRun && global === SKILLS_GLOBAL ? undefined : catalog.resolve(global, method);
         if (!target) return { ok: false, message: `${global}.${method} is not a tool of this profile.` };
-        const call: RunCall = { server: target.server, tool: target.tool, start: since(), duration: 0, outcome: 'ok' };
+        const isSkill = target.server === SKILLS_SERVER;
+        const call: RunCall = { server: isSkill ? SKILLS_GLOBAL : target.server, tool: target.tool, start: since(), duration: 0, outcome: 'ok' };
         calls.push(call);
         const entry: LedgerCall = { name: `${global}.${method}`, argsJson: ledgerArgs(args), durationMs: 0 };
         ledger.push(entry);
+        if (isSkill) {
+          const skill = this.#deps.skills?.get(target.tool);
+          try {
+            if (!skill) return { ok: false, message: `skills.${target.tool} was removed.` };
+            const r = await this.#callSkill(view, caller, skill, args, { runId, hold, signal: callSignal });
+            if (!r.ok) call.outcome = callSignal.aborted ? 'cancelled' : 'error';
+            return r;
+          } finally {
+            call.duration = Math.round((since() - call.start) * 100) / 100;
+            entry.outcome = call.outcome;
+            entry.durationMs = call.duration;
+          }
+        }
+        const approvals = view.config.approvals;
+        const center = this.#deps.approvals;
+        const approval =
+          center && approvals && needsApproval(approvals, target.server, target.tool, view.toolDefinition(target.server, target.tool))
+            ? async () => {
+                // A run cannot keep a worker for hours on approvals nobody gives: once one timed
+                // out, and past a few at once, its further calls are denied without asking.
+                const refused = approvalLimit(waiting, `${global}.${method}`);
+                if (refused) {
+                  call.approval = refused.record;
+                  return refused;
+                }
+                // The run's clock stops while a person decides; the approval timeout bounds the wait.
+                waiting.pending++;
+                const release = hold();
+                const releaseParent = skillRun?.holdParent();
+                try {
+                  const d = await center.ask({
+                    profile: view.name,
+                    client: caller.client,
+                    runId,
+                    server: target.server,
+                    tool: target.tool,
+                    codeName: `${global}.${method}`,
+                    args: args ?? {},
+                    timeoutSec: approvalTimeoutSec(approvals),
+                    session: caller.session,
+                    requestId: caller.requestId,
+                    signal: callSignal,
+                  });
+                  call.approval = d.record;
+                  if (d.record.by === 'timeout') waiting.timedOut = true;
+                  return d;
+                } finally {
+                  waiting.pending--;
+                  release();
+                  releaseParent?.();
+                }
+              }
+            : undefined;
         try {
           const result = await gateway.callTool(view, target.server, target.tool, (args ?? undefined) as Record<string, unknown> | undefined, {
             session: caller.session,
@@ -75,6 +172,7 @@ export class CodeRunner {
             client: caller.client,
             runId,
             signal: callSignal,
+            ...(approval ? { approval } : {}),
           });
           call.outcome = result.isError ? 'error' : 'ok';
           const unwrapped = unwrapToolResult(result);
@@ -106,11 +204,19 @@ export class CodeRunner {
         : {}),
     };
     const outcome: SandboxOutcome = await this.#deps.sandbox.run(
-      { code, budgets: view.budgets, globals: catalog.globals, share: view.name, ...(keeps ? { results: true } : {}) },
+      // A skill's run waits on its own share: its caller holds a place of the profile's meanwhile.
+      {
+        code,
+        budgets: view.budgets,
+        globals,
+        share: skillRun ? `${view.name} (skills)` : view.name,
+        ...(keeps ? { results: true } : {}),
+        ...(skillRun ? { input: skillRun.input } : {}),
+      },
       host,
       signal,
     );
-    if (!outcome.ok && unready.length) outcome.hint = readinessHint(outcome, code, catalog.globals, unready, stillStarting);
+    if (!outcome.ok && unready.length) outcome.hint = readinessHint(outcome, code, globals, unready, stillStarting);
     const failedLedger =
       !outcome.ok && view.codeMode.ledger
         ? formatLedger(
@@ -130,16 +236,13 @@ export class CodeRunner {
       durationMs: since(),
       budgets: view.budgets,
       resultChars: formatted.text.length,
+      ...(skillRun ? { skill: { name: skillRun.skill.name, parentRunId: skillRun.parentRunId } } : {}),
       ...(outcome.ok
         ? { result: outcome.returnedUndefined ? null : outcome.value }
         : { error: { kind: outcome.kind, message: outcome.message } }),
     };
     this.#deps.runs.append(record);
-    return {
-      content: [{ type: 'text', text: formatted.text }],
-      ...(formatted.isError ? { isError: true } : {}),
-      runId,
-    };
+    return { runId, outcome, formatted };
   }
 
   /**
@@ -173,6 +276,32 @@ function ledgerArgs(args: unknown): string | undefined {
     return undefined;
   }
 }
+
+/** Calls of one run waiting for approval at once, at most. */
+const MAX_PENDING_APPROVALS_PER_RUN = 8;
+
+interface ApprovalWaits {
+  pending: number;
+  /** An approval of this run timed out: nobody is there to decide. */
+  timedOut: boolean;
+}
+
+function approvalLimit(w: ApprovalWaits, codeName: string): ApprovalDecision | undefined {
+  const why = w.timedOut
+    ? 'an earlier call of this run waited for approval until it timed out, so nobody is deciding'
+    : w.pending >= MAX_PENDING_APPROVALS_PER_RUN
+      ? `${MAX_PENDING_APPROVALS_PER_RUN} calls of this run already wait for approval`
+      : undefined;
+  if (!why) return undefined;
+  return { approved: false, record: { decision: 'denied', by: 'limit', waitedMs: 0 }, message: `denied: ${codeName} needs approval and ${why}` };
+}
+
+function withoutSkills(globals: Record<string, string[]>): Record<string, string[]> {
+  const out = { ...globals };
+  delete out[SKILLS_GLOBAL];
+  return out;
+}
+
 
 /**
  * The hint of a failed run, told which of the profile's servers are not serving it: the worker

@@ -24,15 +24,21 @@ export interface SandboxRunRequest {
   share?: string;
   /** Install the `results` global. */
   results?: boolean;
+  /** A skill's call: the value bound to `input` (SPEC §9). */
+  input?: unknown;
 }
 
 export interface SandboxHost {
-  /** One tool call from code; `signal` fires when the run ends before the call does. */
+  /**
+   * One tool call from code; `signal` fires when the run ends before the call does. `hold`
+   * stops the run's clock (its timeout) until the function it returns is called.
+   */
   callTool(
     global: string,
     method: string,
     args: unknown,
     signal: AbortSignal,
+    hold: () => () => void,
   ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
   search(query: string, limit?: number): Promise<unknown>;
   describe(names: string[]): Promise<string>;
@@ -399,7 +405,7 @@ export class SandboxPool {
         'Send shorter code, or raise budgets.maxSourceBytes for this profile.',
       );
     }
-    const normalized = normalizeCode(req.code);
+    const normalized = normalizeCode(req.code, req.input === undefined ? {} : { inputJson: JSON.stringify(req.input) });
     if (!normalized.ok) return failure('syntax', normalized.message);
     if (signal?.aborted) return failure('aborted', 'the run was cancelled before it started');
 
@@ -455,7 +461,7 @@ export class SandboxPool {
 
       // The worker enforces timeoutMs itself; this catches a worker stuck where QuickJS cannot
       // interrupt it.
-      const watchdog = setTimeout(() => {
+      const onWatchdog = (): void => {
         finish({
           ok: false,
           kind: 'timeout',
@@ -463,7 +469,30 @@ export class SandboxPool {
           hint: 'Do less per run, or raise budgets.timeoutMs for this profile.',
         });
         this.#retire(w);
-      }, Math.max(0, msg.deadline - Date.now()) + STOP_GRACE_MS);
+      };
+      let watchdogAt = msg.deadline + STOP_GRACE_MS;
+      let watchdog = setTimeout(onWatchdog, Math.max(0, watchdogAt - Date.now()));
+
+      // Held (a call waits for approval): neither this watchdog nor the worker's deadline runs.
+      let holds = 0;
+      let heldAt = 0;
+      const hold = (): (() => void) => {
+        if (holds++ === 0 && !settled) {
+          clearTimeout(watchdog);
+          heldAt = Date.now();
+          w.post({ type: 'hold', runId, on: true });
+        }
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          if (--holds === 0 && !settled) {
+            watchdogAt += Date.now() - heldAt;
+            watchdog = setTimeout(onWatchdog, Math.max(0, watchdogAt - Date.now()));
+            w.post({ type: 'hold', runId, on: false });
+          }
+        };
+      };
 
       const answer = (callId: number, request: HostRequest): void => {
         const controller = new AbortController();
@@ -474,13 +503,13 @@ export class SandboxPool {
         };
         if (request.kind === 'tool') {
           calls++;
-          void perform(host, request, controller.signal).then(reply);
+          void perform(host, request, controller.signal, hold).then(reply);
           return;
         }
         this.#hostWork(runId, {
           // A lookup still queued when its run ends is dropped unanswered.
           run: () => {
-            if (!controller.signal.aborted) void perform(host, request, controller.signal).then(reply);
+            if (!controller.signal.aborted) void perform(host, request, controller.signal, hold).then(reply);
           },
         });
       };
@@ -543,7 +572,7 @@ function toJson(value: unknown): string | undefined {
   return value === undefined ? undefined : JSON.stringify(value);
 }
 
-async function perform(host: SandboxHost, request: HostRequest, signal: AbortSignal): Promise<HostReply> {
+async function perform(host: SandboxHost, request: HostRequest, signal: AbortSignal, hold: () => () => void): Promise<HostReply> {
   try {
     switch (request.kind) {
       case 'tool': {
@@ -553,7 +582,7 @@ async function perform(host: SandboxHost, request: HostRequest, signal: AbortSig
         } catch {
           return { ok: false, message: 'the arguments are not valid JSON' };
         }
-        const r = await host.callTool(request.global, request.method, args, signal);
+        const r = await host.callTool(request.global, request.method, args, signal, hold);
         return r.ok ? { ok: true, json: toJson(r.value) } : { ok: false, message: r.message };
       }
       case 'search':

@@ -44,7 +44,9 @@ export type HostReply = { ok: true; json: string | undefined } | { ok: false; me
 export type ToWorker =
   | RunMessage
   | { type: 'reply'; runId: number; callId: number; reply: HostReply }
-  | { type: 'stop'; runId: number };
+  | { type: 'stop'; runId: number }
+  /** The run's clock stops (`on`) or goes on: a call waits for a person's approval. */
+  | { type: 'hold'; runId: number; on: boolean };
 
 export type RunFailure = { ok: false } & RunFailureInfo;
 

@@ -27,6 +27,8 @@ export interface RunnerBridge {
   stopRequested(): boolean;
   /** Called when a stop request arrives while the run waits on the host. */
   onStopRequest(cb: () => void): () => void;
+  /** Called when the pool stops (true) or restarts (false) the run's clock, e.g. during an approval. */
+  onHold?(cb: (on: boolean) => void): void;
 }
 
 /** The module's own minimum memory in 64 KiB pages (16 MB: static data and the C stack). */
@@ -205,7 +207,16 @@ class Run {
   #catalogCalls = 0;
   #nextCallId = 0;
   readonly #pending = new Map<number, QuickJSDeferredPromise>();
-  readonly #deadline: number;
+  #deadline: number;
+  /**
+   * When the clock was stopped (a call waits for approval). Only waiting is free: time the code
+   * spends running meanwhile (other calls answered) still counts, so a held run cannot spin.
+   */
+  #heldSince: number | undefined;
+  /** At the hold: time left until the deadline; and the running time spent since. */
+  #leftAtHold = 0;
+  #busyWhileHeld = 0;
+  #jobStartedAt: number | undefined;
   #fatal: Stop | undefined;
   #finished = false;
   #wake: (() => void) | undefined;
@@ -232,12 +243,24 @@ class Run {
       log: (level, text) => this.#log(level, text),
       interrupt: () => this.#stopReason() !== undefined,
     };
+    bridge.onHold?.((on) => {
+      if (on) {
+        if (this.#heldSince !== undefined) return;
+        this.#heldSince = Date.now();
+        this.#leftAtHold = this.#deadline - this.#heldSince;
+        this.#busyWhileHeld = 0;
+      } else if (this.#heldSince !== undefined) {
+        this.#deadline = Date.now() + this.#leftAtHold - this.#busyWhileHeld;
+        this.#heldSince = undefined;
+        this.#wake?.();
+      }
+    });
   }
 
   #stopReason(): Stop | undefined {
     if (this.#fatal) return this.#fatal;
     if (this.bridge.stopRequested()) return { ok: false, kind: 'aborted', message: 'the run was cancelled' };
-    if (Date.now() > this.#deadline) {
+    if (this.#pastDeadline()) {
       const s = this.msg.budgets.timeoutMs;
       return {
         ok: false,
@@ -247,6 +270,13 @@ class Run {
       };
     }
     return undefined;
+  }
+
+  #pastDeadline(): boolean {
+    const now = Date.now();
+    if (this.#heldSince === undefined) return now > this.#deadline;
+    const running = this.#jobStartedAt !== undefined ? now - this.#jobStartedAt : 0;
+    return this.#busyWhileHeld + running > this.#leftAtHold;
   }
 
   async execute(): Promise<WorkerResult> {
@@ -264,7 +294,10 @@ class Run {
       for (;;) {
         const stop = this.#stopReason();
         if (stop) return stop;
+        this.#jobStartedAt = Date.now();
         const jobs = this.runtime.executePendingJobs();
+        if (this.#heldSince !== undefined) this.#busyWhileHeld += Date.now() - this.#jobStartedAt;
+        this.#jobStartedAt = undefined;
         if (jobs.error) {
           const failure = this.#failureFrom(jobs.error);
           jobs.error.dispose();
@@ -304,7 +337,8 @@ class Run {
   /** Waits for a host reply, a stop request or the deadline, whichever comes first. */
   #nextEvent(): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, this.#deadline - Date.now()) + 1);
+      // While the clock is held only a reply, a stop or the clock going on again wakes the run.
+      const timer = this.#heldSince === undefined ? setTimeout(done, Math.max(0, this.#deadline - Date.now()) + 1) : undefined;
       const unsubscribe = this.bridge.onStopRequest(done);
       this.#wake = done;
       function done(): void {

@@ -13,7 +13,9 @@ const data = workerData as WorkerData;
 const stopFlag = new Int32Array(data.stopFlag);
 const runner = new SandboxRunner();
 
-let current: { runId: number; replies: Map<number, (r: HostReply) => void>; onStop: Set<() => void> } | undefined;
+let current:
+  | { runId: number; replies: Map<number, (r: HostReply) => void>; onStop: Set<() => void>; onHold?: (on: boolean) => void }
+  | undefined;
 let nextCallId = 0;
 
 function send(msg: FromWorker): void {
@@ -28,6 +30,8 @@ port.on('message', (msg: ToWorker) => {
       const resolve = current.replies.get(msg.callId);
       current.replies.delete(msg.callId);
       resolve?.(msg.reply);
+    } else if (msg.type === 'hold') {
+      current.onHold?.(msg.on);
     } else {
       for (const cb of [...current.onStop]) cb();
     }
@@ -35,7 +39,7 @@ port.on('message', (msg: ToWorker) => {
 });
 
 async function start(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
-  const run = { runId: msg.runId, replies: new Map<number, (r: HostReply) => void>(), onStop: new Set<() => void>() };
+  const run: NonNullable<typeof current> = { runId: msg.runId, replies: new Map(), onStop: new Set() };
   current = run;
   const result = await runner.run(msg, {
     request(request) {
@@ -52,6 +56,9 @@ async function start(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     onStopRequest(cb) {
       run.onStop.add(cb);
       return () => run.onStop.delete(cb);
+    },
+    onHold(cb) {
+      run.onHold = cb;
     },
   });
   current = undefined;

@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import type { AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
+import type { ApprovalRecord, AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
 import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
 import { answerWithoutClient } from '../upstream/answer-without-client.ts';
@@ -71,6 +71,8 @@ export interface CallContext {
   runId?: string;
   signal?: AbortSignal;
   onProgress?: (p: Progress) => void;
+  /** Code calls that need approval: asked once the call passed the profile's checks. */
+  approval?: () => Promise<{ approved: boolean; record: ApprovalRecord; message?: string }>;
 }
 
 export class Gateway {
@@ -124,6 +126,12 @@ export class Gateway {
       s.notifyListChanged('resources');
       s.notifyListChanged('prompts');
     }
+  }
+
+  /** The saved skills changed: refresh the profiles that offer them and tell their clients. */
+  skillsChanged(): void {
+    for (const view of this.#views.values()) if (view.codeMode.skills) view.invalidate();
+    for (const s of this.sessions) if (s.view?.codeMode.skills) s.notifyListChanged('tools');
   }
 
   /**
@@ -208,6 +216,7 @@ export class Gateway {
   async callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
     const started = Date.now();
     const argBytes = args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args));
+    let approval: ApprovalRecord | undefined;
     const audit = (outcome: CallOutcome, resultBytes: number, error?: string) =>
       this.#deps.audit({
         time: new Date(started).toISOString(),
@@ -221,6 +230,7 @@ export class Gateway {
         resultBytes,
         ...(ctx.runId ? { runId: ctx.runId } : {}),
         ...(error ? { error } : {}),
+        ...(approval ? { approval } : {}),
       });
     if (!view.includes(server) || !view.allows(server, tool)) {
       const msg = `The tool "${tool}" of "${server}" is not available in profile "${view.name}".`;
@@ -231,6 +241,15 @@ export class Gateway {
     if (why) {
       audit('error', 0, why);
       throw new SwitchboardError('server-unavailable', why);
+    }
+    if (ctx.approval) {
+      const decision = await ctx.approval();
+      approval = decision.record;
+      if (!decision.approved) {
+        const msg = decision.message ?? `denied: ${server}.${tool} was not approved`;
+        audit('denied', 0, msg);
+        throw new SwitchboardError('denied', msg);
+      }
     }
     ctx.session?.callStarted(server, ctx.requestId);
     try {

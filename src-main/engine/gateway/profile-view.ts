@@ -7,6 +7,7 @@ import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
 import { RESULTS_DECLARATION, type ObservedReturn } from '../../../src-shared/codemode/declarations.ts';
 import { compileServerFilters, compileToolFilter, type ToolPredicate } from './tool-filter.ts';
 import { codeSurfaceTools } from '../codemode/code-tools.ts';
+import { catalogSkills, type SkillRecord } from '../codemode/skills.ts';
 
 export interface CatalogSource {
   /** Tools of a ready server, or undefined when it is not ready. */
@@ -19,6 +20,8 @@ export interface CatalogSource {
     epoch(): number;
     observed(server: string, tool: Tool): ObservedReturn | undefined;
   };
+  /** Saved skills (SPEC §9), for profiles with codeMode.skills. */
+  skills?(): SkillRecord[];
 }
 
 export interface ToolTarget {
@@ -152,6 +155,7 @@ export class ProfileView {
     const learnedEpoch = learned?.epoch();
     if (this.#code && this.#code.learnedEpoch === learnedEpoch) return this.#code;
     const groups = this.allowedTools();
+    const skills = this.codeMode.skills && this.#source.skills ? catalogSkills(this.#source.skills(), this) : undefined;
     const catalog = buildCodeCatalog(
       learned
         ? groups.map((g) => ({
@@ -162,7 +166,10 @@ export class ProfileView {
             }),
           }))
         : groups,
-      this.codeMode.results ? { extraGlobals: ['results'], extraDeclarations: [RESULTS_DECLARATION] } : {},
+      {
+        ...(this.codeMode.results ? { extraGlobals: ['results'], extraDeclarations: [RESULTS_DECLARATION] } : {}),
+        ...(skills ? { skills } : {}),
+      },
     );
     this.#code = { catalog, list: codeSurfaceTools(catalog, this.budgets, this.codeMode), learnedEpoch };
     return this.#code;

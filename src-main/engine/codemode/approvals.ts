@@ -1,0 +1,191 @@
+// Approvals of tool calls made from code (profile `approvals`): which calls need one, and the
+// pending ones, decided by the calling client (elicitation), by the app (control API) or by
+// nobody within the approval timeout. The run's clock is held by the caller meanwhile.
+import { randomUUID } from 'node:crypto';
+import picomatch from 'picomatch';
+import type { RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_APPROVAL_TIMEOUT_SEC, type ApprovalsConfig } from '../../../src-shared/config/schema.ts';
+import type { PendingApproval } from '../../../src-shared/api.ts';
+import type { ApprovalRecord } from '../../../src-shared/records.ts';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import type { ClientSession } from '../gateway/session.ts';
+
+export interface ApprovalAsk {
+  profile: string;
+  client: string;
+  runId: string;
+  server: string;
+  tool: string;
+  /** As written in code, e.g. `github.delete_repo`. */
+  codeName: string;
+  args: unknown;
+  timeoutSec: number;
+  /** The client whose run made the call: asked through elicitation when it can answer a form. */
+  session?: ClientSession;
+  requestId?: RequestId;
+  /** The run ended (or was cancelled): the wait ends too. */
+  signal: AbortSignal;
+}
+
+export interface ApprovalDecision {
+  approved: boolean;
+  record: ApprovalRecord;
+  /** For a denial: the message code sees, starting `denied: `. */
+  message?: string;
+}
+
+type Matcher = (name: string) => boolean;
+const compiled = new WeakMap<ApprovalsConfig, { approve?: Matcher; never?: Matcher }>();
+
+function matchers(cfg: ApprovalsConfig): { approve?: Matcher; never?: Matcher } {
+  let m = compiled.get(cfg);
+  if (!m) {
+    m = {
+      ...(cfg.approve?.length ? { approve: picomatch(cfg.approve, { dot: true }) } : {}),
+      ...(cfg.never?.length ? { never: picomatch(cfg.never, { dot: true }) } : {}),
+    };
+    compiled.set(cfg, m);
+  }
+  return m;
+}
+
+/**
+ * Whether a call of `server.tool` needs approval under `cfg`. `approve` patterns win over
+ * `never` (when in doubt, ask), and both over the annotations, which the server itself claims.
+ */
+export function needsApproval(cfg: ApprovalsConfig | undefined, server: string, tool: string, def: Pick<Tool, 'annotations'> | undefined): boolean {
+  if (!cfg) return false;
+  const name = `${server}.${tool}`;
+  const m = matchers(cfg);
+  if (m.approve?.(name)) return true;
+  if (m.never?.(name)) return false;
+  const readOnly = def?.annotations?.readOnlyHint === true;
+  if (cfg.writes && !readOnly) return true;
+  return Boolean(cfg.destructive && !readOnly && def?.annotations?.destructiveHint === true);
+}
+
+export function approvalTimeoutSec(cfg: ApprovalsConfig | undefined): number {
+  return cfg?.timeoutSec ?? DEFAULT_APPROVAL_TIMEOUT_SEC;
+}
+
+/** A client that can answer a form elicitation (an empty `elicitation` capability means form). */
+function canAskForm(session: ClientSession | undefined): boolean {
+  const caps = session?.server.getClientCapabilities()?.elicitation as Record<string, unknown> | undefined;
+  if (!caps) return false;
+  return Object.keys(caps).length === 0 || caps.form !== undefined;
+}
+
+interface Waiting {
+  info: PendingApproval;
+  decide(approved: boolean, by: ApprovalRecord['by']): void;
+}
+
+export class ApprovalCenter {
+  readonly #pending = new Map<string, Waiting>();
+  readonly #listeners = new Set<(pending: PendingApproval[]) => void>();
+  readonly #log: (line: string) => void;
+
+  constructor(opts: { log?: (line: string) => void } = {}) {
+    this.#log = opts.log ?? (() => {});
+  }
+
+  list(): PendingApproval[] {
+    return [...this.#pending.values()].map((w) => w.info);
+  }
+
+  /** Told the pending list every time it changes (the tray's notifications, the app's card). */
+  onChange(cb: (pending: PendingApproval[]) => void): () => void {
+    this.#listeners.add(cb);
+    return () => this.#listeners.delete(cb);
+  }
+
+  #changed(): void {
+    const list = this.list();
+    for (const cb of this.#listeners) cb(list);
+  }
+
+  /** The app's (or CLI's) decision; the first decision of a call wins. */
+  decide(id: string, approved: boolean): void {
+    const w = this.#pending.get(id);
+    if (!w) throw new SwitchboardError('not-found', `No pending approval "${id}": it was decided already, timed out, or its run ended.`);
+    w.decide(approved, 'app');
+  }
+
+  ask(req: ApprovalAsk): Promise<ApprovalDecision> {
+    const id = randomUUID();
+    const started = Date.now();
+    const askClient = canAskForm(req.session);
+    const info: PendingApproval = {
+      id,
+      time: new Date(started).toISOString(),
+      profile: req.profile,
+      client: req.client,
+      runId: req.runId,
+      server: req.server,
+      tool: req.tool,
+      name: req.codeName,
+      args: req.args,
+      expiresAt: new Date(started + req.timeoutSec * 1000).toISOString(),
+      askedClient: askClient,
+    };
+    return new Promise<ApprovalDecision>((resolve) => {
+      const elicitation = new AbortController();
+      const decide = (approved: boolean, by: ApprovalRecord['by']): void => {
+        if (!this.#pending.delete(id)) return;
+        clearTimeout(timer);
+        req.signal.removeEventListener('abort', onAbort);
+        elicitation.abort(new Error('decided elsewhere'));
+        const record: ApprovalRecord = { decision: approved ? 'approved' : 'denied', by, waitedMs: Date.now() - started };
+        const why =
+          by === 'client'
+            ? 'the client declined it'
+            : by === 'app'
+              ? 'it was denied in Switchboard'
+              : by === 'timeout'
+                ? `no decision came within ${req.timeoutSec} s`
+                : 'the run ended while it waited';
+        this.#log(`approval of ${req.codeName} (run ${req.runId}): ${record.decision} by ${by} after ${record.waitedMs} ms`);
+        resolve(approved ? { approved, record } : { approved, record, message: `denied: ${req.codeName} needs approval and ${why}` });
+        this.#changed();
+      };
+      const timer = setTimeout(() => decide(false, 'timeout'), req.timeoutSec * 1000);
+      timer.unref();
+      const onAbort = (): void => decide(false, 'cancelled');
+      req.signal.addEventListener('abort', onAbort, { once: true });
+      this.#pending.set(id, { info, decide });
+      this.#changed();
+      if (req.signal.aborted) return onAbort();
+      if (askClient) void this.#elicit(req, elicitation.signal).then((answer) => answer !== undefined && decide(answer, 'client'));
+    });
+  }
+
+  /** Asks the calling client; undefined when it could not answer (the app's card still can). */
+  async #elicit(req: ApprovalAsk, signal: AbortSignal): Promise<boolean | undefined> {
+    try {
+      const r = (await req.session!.forwardRequest(
+        {
+          method: 'elicitation/create',
+          params: {
+            message: `Code run ${req.runId} wants to call ${req.codeName} with ${JSON.stringify(req.args ?? {}).slice(0, 2000)}. Allow this call?`,
+            requestedSchema: {
+              type: 'object',
+              properties: { approve: { type: 'boolean', title: `Allow ${req.codeName}`, description: 'Let this one call proceed.' } },
+              required: ['approve'],
+            },
+          },
+        },
+        signal,
+        req.requestId,
+      )) as { action?: string; content?: { approve?: unknown } };
+      return r.action === 'accept' && r.content?.approve === true;
+    } catch (err) {
+      if (!signal.aborted) this.#log(`approval of ${req.codeName}: the client could not be asked (${err instanceof Error ? err.message : String(err)}); waiting for the app`);
+      return undefined;
+    }
+  }
+
+  /** Denies every pending approval (the engine is stopping). */
+  dispose(): void {
+    for (const w of [...this.#pending.values()]) w.decide(false, 'cancelled');
+  }
+}
