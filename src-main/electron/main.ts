@@ -1,7 +1,7 @@
 // The desktop app: one instance, a tray, one window, and the engine in a utility process.
 // The logic lives in small modules (url-guard, ipc-relay, engine-supervisor, engine-rpc,
 // tray-menu) that take the Electron surface injected; this file only wires them to Electron.
-import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, session, shell, Tray, utilityProcess } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, session, shell, Tray, utilityProcess } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StatusReport } from '../../src-shared/api.ts';
@@ -13,6 +13,7 @@ import { createIpcRelay } from './ipc-relay.ts';
 import { createEngineSupervisor, type EngineState } from './engine-supervisor.ts';
 import { createEngineRpc } from './engine-rpc.ts';
 import { trayTemplate, type TrayItem } from './tray-menu.ts';
+import { createApprovalNotifier } from './approval-notifier.ts';
 import { CONTENT_SECURITY_POLICY, secureWebPreferences } from './window-options.ts';
 
 const here = import.meta.dirname;
@@ -126,9 +127,22 @@ function startApp(): void {
     tray.setContextMenu(Menu.buildFromTemplate(toMenu(items)));
   }
 
+  const approvals = createApprovalNotifier({
+    notify: (title, body, onClick) => {
+      if (!Notification.isSupported()) return;
+      const n = new Notification({ title, body });
+      n.on('click', onClick);
+      n.show();
+    },
+    openRun: (runId) => openWindow('runs', runId),
+  });
+
   const poll = setInterval(() => {
     rpc.call('status', {}).then(
-      (s) => (status = s),
+      (s) => {
+        status = s;
+        approvals.update(s.approvals);
+      },
       () => (status = null),
     ).finally(refreshTray);
   }, STATUS_EVERY_MS);

@@ -32,6 +32,16 @@ export function engineLine(engine: EngineState, status: StatusReport | null): st
 
 export function trayTemplate(engine: EngineState, status: StatusReport | null, a: TrayActions): TrayItem[] {
   const items: TrayItem[] = [{ label: engineLine(engine, status), enabled: false }, { type: 'separator' }];
+  const waiting = status?.approvals ?? [];
+  if (waiting.length) {
+    items.push(
+      {
+        label: `${waiting.length} ${waiting.length === 1 ? 'call waits' : 'calls wait'} for approval`,
+        submenu: waiting.map((p) => ({ label: `${p.name} · ${p.profile}`, click: () => a.openPage('runs', p.runId) })),
+      },
+      { type: 'separator' },
+    );
+  }
   const servers = Object.entries(status?.servers ?? {});
   if (servers.length) {
     items.push({

@@ -1,6 +1,7 @@
 // The profile editor's data: budgets as text boxes, tool checklists, and the value it writes.
 import {
   CODE_MODE_DEFAULTS,
+  DEFAULT_APPROVAL_TIMEOUT_SEC,
   DEFAULT_BUDGETS,
   PROFILE_NAME_RE,
   resolveCodeModeFeatures,
@@ -18,9 +19,13 @@ export interface ProfileDraft {
   codeMode: ResolvedCodeModeFeatures;
   /** Per server whose checklist the user changed: the tool names left checked. */
   checked: Record<string, string[]>;
+  /** Code surface: approvals of calls from code; patterns as typed, comma-separated. */
+  approvals: { destructive: boolean; writes: boolean; approve: string; never: string; timeoutSec: string };
 }
 
-export type ProfileErrors = Partial<Record<'name' | 'servers' | 'form' | BudgetKey, string>>;
+export type ProfileErrors = Partial<Record<'name' | 'servers' | 'form' | 'approvalTimeout' | BudgetKey, string>>;
+
+const patterns = (text: string): string[] => text.split(',').map((p) => p.trim()).filter(Boolean);
 
 export function draftFromProfile(name: string, raw: Record<string, unknown>): ProfileDraft {
   const b = (raw.budgets ?? {}) as Partial<ResolvedBudgets>;
@@ -31,6 +36,19 @@ export function draftFromProfile(name: string, raw: Record<string, unknown>): Pr
     budgets: Object.fromEntries(BUDGET_KEYS.map((k) => [k, String(b[k] ?? DEFAULT_BUDGETS[k])])) as Record<BudgetKey, string>,
     codeMode: resolveCodeModeFeatures(isRecord(raw.codeMode) ? (raw.codeMode as Partial<ResolvedCodeModeFeatures>) : undefined),
     checked: {},
+    approvals: approvalsDraft(raw.approvals),
+  };
+}
+
+function approvalsDraft(raw: unknown): ProfileDraft['approvals'] {
+  const a = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').join(', ') : '');
+  return {
+    destructive: a.destructive === true,
+    writes: a.writes === true,
+    approve: list(a.approve),
+    never: list(a.never),
+    timeoutSec: String(typeof a.timeoutSec === 'number' ? a.timeoutSec : DEFAULT_APPROVAL_TIMEOUT_SEC),
   };
 }
 
@@ -68,6 +86,8 @@ export function checkProfile(d: ProfileDraft, taken: readonly string[], original
       const p = parseBudget(k, d.budgets[k]);
       if ('error' in p) errors[k] = p.error;
     }
+    const t = d.approvals.timeoutSec.trim();
+    if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > 3600) errors.approvalTimeout = 'Give the approval timeout in whole seconds, from 1 to 3600.';
   }
   return errors;
 }
@@ -91,6 +111,9 @@ export function profileValue(d: ProfileDraft, base: Record<string, unknown>, all
       if (d.codeMode[k] !== CODE_MODE_DEFAULTS[k] || codeMode[k] !== undefined) codeMode[k] = d.codeMode[k];
     }
     if (Object.keys(codeMode).length) value.codeMode = codeMode;
+    const approvals = approvalsValue(d.approvals, base.approvals);
+    if (approvals) value.approvals = approvals;
+    else delete value.approvals;
   }
   const tools: Record<string, unknown> = { ...((base.tools as Record<string, unknown>) ?? {}) };
   for (const s of Object.keys(tools)) if (!d.servers.includes(s)) delete tools[s];
@@ -116,6 +139,20 @@ export function profileValue(d: ProfileDraft, base: Record<string, unknown>, all
     value.clients = clients;
   }
   return value;
+}
+
+/** The `approvals` key to write (unknown keys kept), or undefined when it asks for nothing. */
+function approvalsValue(a: ProfileDraft['approvals'], base: unknown): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = { ...(base && typeof base === 'object' ? (base as Record<string, unknown>) : {}) };
+  const set = (key: string, v: unknown, keep: boolean) => (keep ? (out[key] = v) : delete out[key]);
+  set('destructive', true, a.destructive);
+  set('writes', true, a.writes);
+  set('approve', patterns(a.approve), patterns(a.approve).length > 0);
+  set('never', patterns(a.never), patterns(a.never).length > 0);
+  const t = Number(a.timeoutSec.trim());
+  set('timeoutSec', t, Number.isInteger(t) && t !== DEFAULT_APPROVAL_TIMEOUT_SEC);
+  if (!a.destructive && !a.writes && !patterns(a.approve).length) return undefined;
+  return out;
 }
 
 export function profilePointer(name: string): string {

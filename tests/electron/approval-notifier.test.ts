@@ -1,0 +1,62 @@
+// The tray's approval notifications and menu entry, with the Electron surface injected.
+import { describe, expect, it } from 'vitest';
+import type { PendingApproval, StatusReport } from '../../src-shared/api.ts';
+import { createApprovalNotifier } from '../../src-main/electron/approval-notifier.ts';
+import { trayTemplate } from '../../src-main/electron/tray-menu.ts';
+
+const pending = (id: string, runId = 'run-1'): PendingApproval => ({
+  id,
+  time: '2026-12-03T08:00:00.000Z',
+  profile: 'auto',
+  client: 'claude',
+  runId,
+  server: 'github',
+  tool: 'delete_repo',
+  name: 'github.delete_repo',
+  args: { owner: 'acme', repo: 'web' },
+  expiresAt: '2026-12-03T08:02:00.000Z',
+  askedClient: false,
+});
+
+describe('approval notifications', () => {
+  it('notifies once per pending call, with the exact tool and arguments, and opens its run on click', () => {
+    const shown: { title: string; body: string; click: () => void }[] = [];
+    const opened: string[] = [];
+    const n = createApprovalNotifier({ notify: (title, body, click) => void shown.push({ title, body, click }), openRun: (id) => void opened.push(id) });
+    n.update(undefined);
+    n.update([pending('a')]);
+    n.update([pending('a')]);
+    n.update([pending('a'), pending('b', 'run-2')]);
+    expect(shown.map((s) => s.title)).toEqual(['Approve github.delete_repo?', 'Approve github.delete_repo?']);
+    expect(shown[0]!.body).toBe('A run of auto (claude) wants to call github.delete_repo with {"owner":"acme","repo":"web"}.');
+    shown[1]!.click();
+    expect(opened).toEqual(['run-2']);
+    // Decided, then a new call: notified again.
+    n.update([]);
+    n.update([pending('c')]);
+    expect(shown).toHaveLength(3);
+  });
+
+  it('cuts long arguments', () => {
+    const shown: string[] = [];
+    const n = createApprovalNotifier({ notify: (_t, body) => void shown.push(body), openRun: () => {} });
+    n.update([{ ...pending('x'), args: { text: 'y'.repeat(1000) } }]);
+    expect(shown[0]!.length).toBeLessThan(300);
+    expect(shown[0]).toContain('…');
+  });
+
+  it('the tray menu lists the waiting calls, each opening its run', () => {
+    const did: string[] = [];
+    const status = { servers: {}, profiles: {}, approvals: [pending('a', 'run-9')] } as unknown as StatusReport;
+    const items = trayTemplate({ kind: 'running', since: 0 }, status, {
+      openPage: (p, a) => void did.push(`${p} ${a}`),
+      copy: () => {},
+      restartServer: () => {},
+      quit: () => {},
+    });
+    const entry = items.find((i) => i.label === '1 call waits for approval')!;
+    expect(entry.submenu![0]!.label).toBe('github.delete_repo · auto');
+    entry.submenu![0]!.click!();
+    expect(did).toEqual(['runs run-9']);
+  });
+});
