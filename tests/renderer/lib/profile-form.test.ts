@@ -43,7 +43,7 @@ describe('profile form', () => {
 
   it('reads and writes the code-mode switches: only those off their default or already set, unknown keys kept', () => {
     const d = draftFromProfile('p', { servers: [], surface: 'code' });
-    expect(d.codeMode).toEqual({ ledger: true, results: false, learnedTypes: false, nameIndex: true });
+    expect(d.codeMode).toEqual({ ledger: true, results: false, learnedTypes: false, nameIndex: true, skills: false });
     expect(profileValue(d, {}, {}).codeMode).toBeUndefined();
     d.codeMode.results = true;
     d.codeMode.nameIndex = false;

@@ -64,7 +64,7 @@ describe('config validation', () => {
       { path: 'profiles.p.codeMode.results', message: 'expected true or false' },
     ]);
     expect(problems({ servers: { a: { command: 'x' } }, profiles: { p: { servers: ['a'], codeMode: [] } } })[0]?.path).toBe('profiles.p.codeMode');
-    expect(resolveCodeModeFeatures(undefined)).toEqual({ ledger: true, results: false, learnedTypes: false, nameIndex: true });
+    expect(resolveCodeModeFeatures(undefined)).toEqual({ ledger: true, results: false, learnedTypes: false, nameIndex: true, skills: false });
     expect(resolveCodeModeFeatures({ results: true, ledger: false })).toMatchObject({ results: true, ledger: false });
   });
 
