@@ -2,7 +2,7 @@
 // `get_schema` when the declarations do not fit in 12,000 characters).
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CODE_MODE_DEFAULTS, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
-import type { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
+import { SKILLS_GLOBAL, type buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
 import { globalsList, nameIndex } from '../../../src-shared/codemode/name-index.ts';
 
 type CodeCatalog = ReturnType<typeof buildCodeCatalog>;
@@ -12,11 +12,15 @@ export const SEARCH_TOOLS = 'search_tools';
 export const GET_SCHEMA = 'get_schema';
 
 function executeDescription(catalog: CodeCatalog, budgets: ResolvedBudgets, features: ResolvedCodeModeFeatures): string {
-  const globals = Object.keys(catalog.globals);
+  // The `skills` global is not a server: said apart (SPEC §9).
+  const globals = Object.keys(catalog.globals).filter((g) => !(features.skills && g === SKILLS_GLOBAL));
   const lines = [
     'Run JavaScript that calls tools. Send an async arrow function (a bare function body, or code in a Markdown fence, also works);',
     'it runs in a fresh QuickJS sandbox and its return value comes back as JSON under "Result:", after anything written with console.log under "Logs:".',
     `Each server is a global object and each of its tools a method returning a promise: ${globals.length ? globalsList(globals) : '(no servers are ready)'}.`,
+    ...(features.skills
+      ? ['Saved skills are the methods of the `skills` global: `await skills.NAME(input)` runs that saved code, with `input` bound to the argument, as a run of its own and returns its result.']
+      : []),
     'Tool results are unwrapped: structured content as an object, JSON text parsed, other text as a string. A tool error throws an Error (use try/catch). Use Promise.all for independent calls.',
     'No fetch, require, process, timers or file system: the only way out is a tool call.',
     `Budgets: ${budgets.timeoutMs} ms, ${budgets.maxToolCalls} tool calls, ${budgets.memoryMb} MB, ${budgets.maxSourceBytes} bytes of code, ${budgets.maxResultChars} characters of result.`,

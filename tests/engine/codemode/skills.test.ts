@@ -92,6 +92,9 @@ describe('skills', () => {
     }, 10_000, 'the skills declaration');
     expect(desc).toContain('add_two(input: { a: number; b: number }): Promise<unknown>;');
     expect(desc).toContain('Adds two numbers a and b');
+    // Skills are said apart from the servers.
+    expect(desc).toContain('a method returning a promise: `basic`.');
+    expect(desc).toContain('`await skills.NAME(input)` runs that saved code');
     const plain = await shimClient(home, 'plain');
     expect(await executeDescription(plain)).not.toContain('skills');
     expect((await run('async () => typeof skills', plain)).text).toContain('"undefined"');
