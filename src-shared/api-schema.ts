@@ -56,6 +56,18 @@ export const CONTROL_PARAMS = {
     limit: count.optional(),
   }),
   'exec': z.object({ profile: text, code: text, client: text.optional() }),
+  'approvals.list': none,
+  'approvals.decide': z.object({ id: text, approve: z.boolean() }),
+  'skills.list': z.object({ profile: text.optional() }),
+  // The input schema's own shape is checked by the skill store, which says what to write.
+  'skills.save': z.object({
+    runId: text,
+    name: text,
+    input: z.record(z.string(), z.unknown()).optional(),
+    description: text.optional(),
+    replace: z.boolean().optional(),
+  }),
+  'skills.remove': z.object({ name: text }),
   'engine.stop': none,
   'clients.list': none,
   'clients.connect': z.object({ client: text, profile: text, force: z.boolean().optional() }),

@@ -20,7 +20,8 @@ import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
 import { CLIENT_LIMITS, isLimitedClient } from '../../../src-shared/client-limits.ts';
 import { viewLimits } from '../gateway/client-limits.ts';
-import { missingTools, type SkillRecord } from '../codemode/skills.ts';
+import { missingTools, type SkillRecord, type SkillStore } from '../codemode/skills.ts';
+import type { ApprovalCenter } from '../codemode/approvals.ts';
 import type { SkillInfo } from '../../../src-shared/api.ts';
 
 type Handlers = { [M in ControlMethod]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> | ControlApi[M]['result'] };
@@ -37,6 +38,8 @@ export interface ControlEngine {
   readonly secrets: SecretStore;
   readonly runs: RunStore;
   readonly audit: AuditLog;
+  readonly approvals: ApprovalCenter;
+  readonly skills: SkillStore;
   status(): StatusReport;
   approveTools(server: string): string[];
 }
@@ -169,7 +172,6 @@ export class ControlHandler {
       },
       'approvals.list': () => ({ pending: e.approvals.list() }),
       'approvals.decide': (p) => {
-        if (typeof p.approve !== 'boolean') throw new SwitchboardError('bad-request', 'Say "approve": true or false.');
         e.approvals.decide(requireString(p.id, 'the approval id'), p.approve);
         return { ok: true };
       },
