@@ -3,13 +3,13 @@
 // run through neutral temp paths (tests/ui/harness.ts), so the images show nothing of this machine.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { UPDATE_SCREENSHOTS_ENV } from './test.mjs';
+import { UI_SPECS, UPDATE_SCREENSHOTS_ENV } from './test.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const win = process.platform === 'win32';
 for (const [cmd, args, env] of [
   ['npx', ['vite', 'build', '--logLevel', 'warn'], process.env],
-  ['node', ['--import', 'tsx', '--test', 'tests/ui/app.spec.ts'], { ...process.env, [UPDATE_SCREENSHOTS_ENV]: '1' }],
+  ['node', ['--import', 'tsx', '--test', ...UI_SPECS], { ...process.env, [UPDATE_SCREENSHOTS_ENV]: '1' }],
 ]) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, env, shell: win });
   if (r.status !== 0) process.exit(r.status || 1);
