@@ -5,6 +5,12 @@ import { SwitchboardError } from '../errors.ts';
 /** A handle as the engine makes them: `res_` and 24 lowercase hex digits (96 random bits). */
 export const RESULT_HANDLE_RE = /^res_[0-9a-f]{24}$/;
 
+/**
+ * A result is kept only up to this many characters of compact JSON; larger ones are only cut.
+ * Here (pure) because the sandbox worker checks it before it hands the text over.
+ */
+export const MAX_KEPT_RESULT_CHARS = 8 * 1024 * 1024;
+
 /** The arguments of one results.get / results.query call, as JSON, at most (a handle and a path). */
 export const MAX_RESULTS_ARGS_CHARS = 4096;
 

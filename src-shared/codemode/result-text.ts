@@ -1,6 +1,7 @@
 // The text `execute` hands back for a run (seed "Results", SPEC §5). Pure.
 import { MAX_LOG_BYTES } from '../config/budgets.ts';
 import type { LogLine, RunErrorKind } from '../records.ts';
+import { describeKept } from './result-pages.ts';
 
 /** Why a run failed: its kind, message, place in the code as sent (from 1) and a hint. */
 export interface RunFailureInfo {
@@ -11,8 +12,39 @@ export interface RunFailureInfo {
   hint?: string;
 }
 
+/**
+ * Characters of a result's text kept past its cut: the run record redacts this much more than it
+ * keeps, so that a secret straddling the cut is redacted whole and no prefix of it survives.
+ */
+export const CUT_SLACK_CHARS = 1024;
+
+/**
+ * A run's result as the sandbox worker, which holds the value, made it: the start of its pretty
+ * JSON and the true size, so that the engine never formats, parses or redacts a huge value.
+ */
+export interface ResultText {
+  /** The pretty JSON (as `Result:` shows it), up to maxResultChars + CUT_SLACK_CHARS characters. */
+  head: string;
+  /** Characters of the whole pretty JSON. */
+  chars: number;
+  /** What the value is, for a kept result's note ("an array of 1,000 items"). */
+  kind: string;
+  /** Whether the value is an array or object (paged by items) rather than a string or scalar. */
+  container: boolean;
+}
+
 /** How a run ended, as the sandbox reports it and the text below is made from. */
-export type RunOutcome = ({ ok: true; value: unknown; returnedUndefined: boolean } | ({ ok: false } & RunFailureInfo)) & {
+export type RunOutcome = (
+  | {
+      ok: true;
+      returnedUndefined: boolean;
+      /** The value; absent when the worker sent only its text (a result over maxResultChars). */
+      value?: unknown;
+      /** The result's text as the worker made it; without it, the text is made from `value`. */
+      text?: ResultText;
+    }
+  | ({ ok: false } & RunFailureInfo)
+) & {
   logs: LogLine[];
   calls: number;
 };
@@ -97,15 +129,35 @@ export const UNDEFINED_RESULT = 'undefined (the function returned nothing)';
  * The `Result:` body: pretty JSON, cut to maxResultChars with a note asking for less.
  * `whenCut` may add a sentence to that note (the result handle it was kept under).
  */
-export function formatResultValue(value: unknown, returnedUndefined: boolean, maxResultChars: number, whenCut?: (chars: number) => string | undefined): string {
+export function formatResultValue(
+  value: unknown,
+  returnedUndefined: boolean,
+  maxResultChars: number,
+  whenCut?: (chars: number) => string | undefined,
+  text: ResultText = resultTextOf(value, maxResultChars),
+): string {
   if (returnedUndefined) return UNDEFINED_RESULT;
-  const json = JSON.stringify(value, null, 2) ?? 'null';
-  if (json.length <= maxResultChars) return json;
-  const more = whenCut?.(json.length);
+  if (text.chars <= maxResultChars) return text.head;
+  const more = whenCut?.(text.chars);
   return (
-    dropLoneHighSurrogate(json.slice(0, maxResultChars)) +
-    `\n… [result cut at ${maxResultChars} of ${json.length} characters; return a smaller result, such as fewer items or only the fields you need${more ? `. ${more}` : ''}]`
+    dropLoneHighSurrogate(text.head.slice(0, maxResultChars)) +
+    `\n… [result cut at ${maxResultChars} of ${text.chars} characters; return a smaller result, such as fewer items or only the fields you need${more ? `. ${more}` : ''}]`
   );
+}
+
+/**
+ * The ResultText of `value` for a client cut at `maxResultChars` (the sandbox worker makes it,
+ * off the engine's thread). Throws as JSON.stringify does.
+ */
+export function resultTextOf(value: unknown, maxResultChars: number): ResultText {
+  const json = JSON.stringify(value, null, 2) ?? 'null';
+  const keep = maxResultChars + CUT_SLACK_CHARS;
+  return {
+    head: json.length <= keep ? json : dropLoneHighSurrogate(json.slice(0, keep)),
+    chars: json.length,
+    kind: describeKept(value),
+    container: typeof value === 'object' && value !== null,
+  };
 }
 
 export interface RunText {
@@ -123,7 +175,8 @@ export interface RunTextExtras {
 export function formatRunText(outcome: RunOutcome, maxResultChars: number, extras: RunTextExtras = {}): RunText {
   const logs = outcome.logs.length > 0 ? `Logs:\n${formatLogs(outcome.logs)}` : '';
   if (outcome.ok) {
-    const result = `Result:\n${formatResultValue(outcome.value, outcome.returnedUndefined, maxResultChars, extras.whenCut)}`;
+    const text = outcome.text ?? (outcome.returnedUndefined ? undefined : resultTextOf(outcome.value, maxResultChars));
+    const result = `Result:\n${formatResultValue(outcome.value, outcome.returnedUndefined, maxResultChars, extras.whenCut, text)}`;
     return { text: logs ? `${logs}\n\n${result}` : result, isError: false };
   }
   let head = `${outcome.kind}: ${outcome.message}`;

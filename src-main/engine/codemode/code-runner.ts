@@ -211,7 +211,8 @@ export class CodeRunner {
         globals,
         share: skillRun ? `${view.name} (skills)` : view.name,
         ...(keeps ? { results: true } : {}),
-        ...(skillRun ? { input: skillRun.input } : {}),
+        // A skill's value goes back to the calling run whole, however long its text.
+        ...(skillRun ? { input: skillRun.input, wholeValue: true } : {}),
       },
       host,
       signal,
@@ -237,9 +238,7 @@ export class CodeRunner {
       budgets: view.budgets,
       resultChars: formatted.text.length,
       ...(skillRun ? { skill: { name: skillRun.skill.name, parentRunId: skillRun.parentRunId } } : {}),
-      ...(outcome.ok
-        ? { result: outcome.returnedUndefined ? null : outcome.value }
-        : { error: { kind: outcome.kind, message: outcome.message } }),
+      ...(outcome.ok ? recordResult(outcome) : { error: { kind: outcome.kind, message: outcome.message } }),
     };
     this.#deps.runs.append(record);
     return { runId, outcome, formatted };
@@ -251,12 +250,15 @@ export class CodeRunner {
    */
   async #formatKeeping(view: ProfileView, outcome: SandboxOutcome, keeps: ResultHandles | undefined, ledger: string | undefined) {
     const max = view.budgets.maxResultChars;
-    if (!keeps || !outcome.ok) return formatRunText(outcome, max, { ledger });
+    // The worker hands a cut result's JSON over (`keep`) only when it was asked to keep results.
+    const json = outcome.ok ? outcome.keep : undefined;
+    const text = outcome.ok ? outcome.text : undefined;
+    if (!keeps || !json || !text) return formatRunText(outcome, max, { ledger });
     let handle: string | undefined;
-    const kept = formatRunText(outcome, max, { whenCut: () => keptNote((handle = keeps.newHandle()), outcome.value) });
+    const kept = formatRunText(outcome, max, { whenCut: () => keptNote((handle = keeps.newHandle()), text) });
     if (handle === undefined) return kept;
     try {
-      await keeps.keep(view.name, handle, outcome.value);
+      await keeps.keepJson(view.name, handle, json);
       return kept;
     } catch (err) {
       const why = err instanceof ResultTooLarge ? `It is too large to keep for later runs (${err.message})` : 'It could not be kept for later runs';
@@ -264,6 +266,16 @@ export class CodeRunner {
       return formatRunText(outcome, max, { whenCut: () => why });
     }
   }
+}
+
+/**
+ * A run's result for its record: the value when the worker sent it (it fits maxResultChars),
+ * else the start of the text the worker made and the true size; the engine never had the value.
+ */
+function recordResult(outcome: Extract<SandboxOutcome, { ok: true }>): Pick<RunRecord, 'result' | 'resultText' | 'resultFullChars'> {
+  if (outcome.returnedUndefined) return { result: null };
+  if (outcome.value !== undefined || !outcome.text) return { result: outcome.value };
+  return { resultText: outcome.text.head, resultFullChars: outcome.text.chars };
 }
 
 /** A call's arguments as compact JSON for the ledger (the ledger shows a short prefix of it). */

@@ -7,12 +7,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { RESULT_HANDLE_RE, describeKept, queryResult, resultPage } from '../../../src-shared/codemode/result-pages.ts';
+import { MAX_KEPT_RESULT_CHARS, RESULT_HANDLE_RE, queryResult, resultPage } from '../../../src-shared/codemode/result-pages.ts';
+import type { ResultText } from '../../../src-shared/codemode/result-text.ts';
 import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
 import { AtomicTextFile } from '../config/atomic-file.ts';
 
-/** A result is kept only up to this many characters of compact JSON; larger ones are only cut. */
-export const MAX_KEPT_RESULT_CHARS = 8 * 1024 * 1024;
+export { MAX_KEPT_RESULT_CHARS };
 /** Kept results of one profile in bytes at most; the oldest go first. */
 export const MAX_KEPT_BYTES_PER_PROFILE = 64 * 1024 * 1024;
 /** Kept results of one profile at most; the oldest go first. */
@@ -23,6 +23,12 @@ export const RESULT_TTL_MS = 24 * 60 * 60 * 1000;
 const SUFFIX = '.json';
 
 export class ResultTooLarge extends Error {}
+
+/** A value's compact JSON to keep: its length in characters, and its UTF-8 bytes unless it is too large to keep. */
+export interface KeptJson {
+  chars: number;
+  bytes?: Uint8Array;
+}
 
 export class ResultHandles {
   readonly dir: string;
@@ -51,13 +57,22 @@ export class ResultHandles {
 
   /** Stores `value` under `handle` for `profile`; throws ResultTooLarge over MAX_KEPT_RESULT_CHARS. */
   async keep(profile: string, handle: string, value: unknown): Promise<void> {
-    if (!RESULT_HANDLE_RE.test(handle)) throw new Error(`not a result handle: ${handle}`);
     const json = JSON.stringify(value) ?? 'null';
-    if (json.length > MAX_KEPT_RESULT_CHARS) throw new ResultTooLarge(`over ${formatBytes(MAX_KEPT_RESULT_CHARS)} as JSON`);
+    await this.keepJson(profile, handle, json.length > MAX_KEPT_RESULT_CHARS ? { chars: json.length } : { chars: json.length, bytes: Buffer.from(json) });
+  }
+
+  /**
+   * Stores a value's compact JSON, as the sandbox worker handed it over, under `handle`: the
+   * bytes are written as they are (never parsed on the engine's thread). Throws ResultTooLarge
+   * when the JSON is over MAX_KEPT_RESULT_CHARS (the worker then sends only its length).
+   */
+  async keepJson(profile: string, handle: string, json: KeptJson): Promise<void> {
+    if (!RESULT_HANDLE_RE.test(handle)) throw new Error(`not a result handle: ${handle}`);
+    if (json.chars > MAX_KEPT_RESULT_CHARS || !json.bytes) throw new ResultTooLarge(`over ${formatBytes(MAX_KEPT_RESULT_CHARS)} as JSON`);
     const dir = this.#profileDir(profile);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await this.#prune(dir, Buffer.byteLength(json));
-    await new AtomicTextFile(path.join(dir, handle + SUFFIX)).write(json);
+    await this.#prune(dir, json.bytes.byteLength);
+    await new AtomicTextFile(path.join(dir, handle + SUFFIX)).write(json.bytes);
   }
 
   /** Drops expired results, then the oldest until `incoming` more bytes fit the profile's caps. */
@@ -134,11 +149,11 @@ export class ResultHandles {
   }
 }
 
-/** The sentence a cut result's note gets when its value was kept. */
-export function keptNote(handle: string, value: unknown): string {
-  const page = Array.isArray(value) || (typeof value === 'object' && value !== null) ? '{ offset: 0, limit: 100 }' : '{ offset: 0, limit: 10000 }';
+/** The sentence a cut result's note gets when its value was kept (`text`: the worker's account of it). */
+export function keptNote(handle: string, text: Pick<ResultText, 'kind' | 'container'>): string {
+  const page = text.container ? '{ offset: 0, limit: 100 }' : '{ offset: 0, limit: 10000 }';
   return (
-    `The whole result (${describeKept(value)}) is kept as "${handle}" for ${RESULT_TTL_MS / 3_600_000} hours: ` +
+    `The whole result (${text.kind}) is kept as "${handle}" for ${RESULT_TTL_MS / 3_600_000} hours: ` +
     `page through it in later runs with await results.get("${handle}", ${page}), or take one part with await results.query("${handle}", "path.to.field")`
   );
 }

@@ -10,6 +10,7 @@ import { DEFAULT_BUDGETS, type ResolvedBudgets } from '../../../src-shared/confi
 import { normalizeCode } from '../../../src-shared/codemode/normalize-code.ts';
 import type { RunOutcome } from '../../../src-shared/codemode/result-text.ts';
 import type { LogLine, RunErrorKind } from '../../../src-shared/records.ts';
+import type { KeptJson } from './result-handles.ts';
 import type { FromWorker, HostReply, HostRequest, RunFailure, RunMessage, ToWorker, WorkerData, WorkerResult } from './sandbox-protocol.ts';
 
 export interface SandboxRunRequest {
@@ -26,6 +27,8 @@ export interface SandboxRunRequest {
   results?: boolean;
   /** A skill's call: the value bound to `input` (SPEC §9). */
   input?: unknown;
+  /** The outcome carries the whole value even when its text is cut (a skill's value goes back to its caller). */
+  wholeValue?: boolean;
 }
 
 export interface SandboxHost {
@@ -46,7 +49,11 @@ export interface SandboxHost {
   results?(op: 'get' | 'query', args: unknown[]): Promise<unknown>;
 }
 
-export type SandboxOutcome = RunOutcome;
+/** A run's outcome; `keep` is a cut result's JSON to keep, for a run asked to keep results. */
+export type SandboxOutcome = RunOutcome & { keep?: KeptJson };
+/** An outcome before the pool adds the run's logs and call count. */
+type RunEnd = DistributiveOmit<SandboxOutcome, 'logs' | 'calls'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export interface SandboxPoolOptions {
   /** Warm workers kept ready. Defaults to 1; busier engines start more on demand. */
@@ -421,6 +428,7 @@ export class SandboxPool {
       globals: req.globals,
       deadline,
       ...(req.results ? { results: true } : {}),
+      ...(req.wholeValue ? { wholeValue: true } : {}),
     };
     return this.#start(w, msg, host, signal);
   }
@@ -434,7 +442,7 @@ export class SandboxPool {
     let drainTimer: NodeJS.Timeout | undefined;
 
     return new Promise<SandboxOutcome>((resolve) => {
-      const finish = (outcome: { ok: true; value: unknown; returnedUndefined: boolean } | RunFailure): void => {
+      const finish = (outcome: RunEnd): void => {
         if (settled) return;
         settled = true;
         clearTimeout(watchdog);
@@ -559,13 +567,17 @@ export class SandboxPool {
   }
 }
 
-function fromWorker(r: WorkerResult): { ok: true; value: unknown; returnedUndefined: boolean } | RunFailure {
+/**
+ * The outcome of a run as the worker reported it. Only a result that fits maxResultChars is
+ * parsed here (the worker sends its JSON only then): a bigger one stays the text the worker made.
+ */
+function fromWorker(r: WorkerResult): RunEnd {
   if (!r.ok) {
     const { ok, kind, message, line, column, hint } = r;
     return { ok, kind, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}), ...(hint ? { hint } : {}) };
   }
-  if (r.json === undefined) return { ok: true, value: undefined, returnedUndefined: true };
-  return { ok: true, value: JSON.parse(r.json), returnedUndefined: false };
+  if (r.text === undefined) return { ok: true, value: undefined, returnedUndefined: true };
+  return { ok: true, returnedUndefined: false, text: r.text, ...(r.json !== undefined ? { value: JSON.parse(r.json) } : {}), ...(r.keep ? { keep: r.keep } : {}) };
 }
 
 function toJson(value: unknown): string | undefined {

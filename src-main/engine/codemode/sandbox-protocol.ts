@@ -1,9 +1,11 @@
 // Messages between the sandbox pool (engine thread) and a sandbox worker. Values cross as JSON
-// text only, so nothing from the engine can reach QuickJS as a live object.
+// text only (a kept result as its UTF-8 bytes), so nothing from the engine can reach QuickJS as
+// a live object.
 import type { ResolvedBudgets } from '../../../src-shared/config/schema.ts';
 import type { CodeForm } from '../../../src-shared/codemode/normalize-code.ts';
-import type { RunFailureInfo } from '../../../src-shared/codemode/result-text.ts';
+import type { ResultText, RunFailureInfo } from '../../../src-shared/codemode/result-text.ts';
 import type { LogLine } from '../../../src-shared/records.ts';
+import type { KeptJson } from './result-handles.ts';
 
 export interface WorkerData {
   /**
@@ -30,6 +32,8 @@ export interface RunMessage {
   deadline: number;
   /** Install the `results` global (the profile keeps results past maxResultChars). */
   results?: boolean;
+  /** Send the value's whole JSON even when its text is cut (a skill's run: the value goes back to its caller). */
+  wholeValue?: boolean;
 }
 
 export type HostRequest =
@@ -50,8 +54,23 @@ export type ToWorker =
 
 export type RunFailure = { ok: false } & RunFailureInfo;
 
-/** A run's end as the worker sees it; `json` is absent when the function returned undefined. */
-export type WorkerResult = ({ ok: true; json: string | undefined } | RunFailure) & {
+/**
+ * A run's value as the worker hands it over. The worker holds the value, so it makes the text
+ * (a million objects took the engine's thread 2.8 s to parse, format and redact): `text` is
+ * absent when the function returned undefined; `json` (compact) only when the whole result fits
+ * maxResultChars (or the run asked for its wholeValue), so the engine parses no more than the
+ * client sees; `keep` only for a result
+ * cut in a profile that keeps results, its bytes moved (transferred), not copied.
+ */
+export interface WorkerValue {
+  ok: true;
+  text?: ResultText;
+  json?: string;
+  keep?: KeptJson;
+}
+
+/** A run's end as the worker sees it. */
+export type WorkerResult = (WorkerValue | RunFailure) & {
   calls: number;
   /** The QuickJS module can no longer be trusted (WASM abort): replace the worker. */
   poisoned?: boolean;

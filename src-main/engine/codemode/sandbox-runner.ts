@@ -11,13 +11,13 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
 import { MAX_LOG_BYTES } from '../../../src-shared/config/budgets.ts';
-import { LOG_CUT_NOTE, MAX_LOG_ENTRIES, cutToBytes, utf8Bytes } from '../../../src-shared/codemode/result-text.ts';
+import { LOG_CUT_NOTE, MAX_LOG_ENTRIES, cutToBytes, resultTextOf, utf8Bytes } from '../../../src-shared/codemode/result-text.ts';
 import { MAX_DESCRIBE_NAMES, MAX_QUERY_CHARS, queryTooLongMessage, tooManyNamesMessage } from '../../../src-shared/codemode/catalog-limits.ts';
 import { jsonDeeperThan, tooDeepMessage } from '../../../src-shared/codemode/json-depth.ts';
 import type { LogLine } from '../../../src-shared/records.ts';
 import { calleeAt, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
-import type { HostReply, HostRequest, RunFailure, RunMessage, WorkerResult } from './sandbox-protocol.ts';
-import { MAX_RESULTS_ARGS_CHARS } from '../../../src-shared/codemode/result-pages.ts';
+import type { HostReply, HostRequest, RunFailure, RunMessage, WorkerResult, WorkerValue } from './sandbox-protocol.ts';
+import { MAX_KEPT_RESULT_CHARS, MAX_RESULTS_ARGS_CHARS } from '../../../src-shared/codemode/result-pages.ts';
 import { CONSOLE_LEVELS, MAX_CATALOG_CALLS, SETUP_SOURCE } from './sandbox-setup.ts';
 
 export interface RunnerBridge {
@@ -284,7 +284,7 @@ class Run {
     return { ...r, calls: this.calls };
   }
 
-  async #execute(): Promise<{ ok: true; json: string | undefined } | RunFailure> {
+  async #execute(): Promise<WorkerValue | RunFailure> {
     const setupFailure = this.#setup();
     if (setupFailure) return setupFailure;
     const started = this.#evaluate();
@@ -526,8 +526,8 @@ class Run {
     this.#logsCut = true;
   }
 
-  #toResult(value: QuickJSHandle): { ok: true; json: string | undefined } | RunFailure {
-    if (this.ctx.typeof(value) === 'undefined') return { ok: true, json: undefined };
+  #toResult(value: QuickJSHandle): WorkerValue | RunFailure {
+    if (this.ctx.typeof(value) === 'undefined') return { ok: true };
     const r = this.ctx.callFunction(this.#toJson!, this.ctx.undefined, value);
     if (r.error) {
       const failure = this.#failureFrom(r.error);
@@ -539,7 +539,8 @@ class Run {
     if (json !== undefined && jsonDeeperThan(json)) {
       return { ok: false, kind: 'runtime', message: tooDeepMessage('the result is'), hint: 'Return plain data a few levels deep.' };
     }
-    return { ok: true, json };
+    if (json === undefined) return { ok: true };
+    return resultFor(json, this.msg.budgets.maxResultChars, this.msg.results === true, this.msg.wholeValue === true);
   }
 
   #string(h: QuickJSHandle | undefined): string | undefined {
@@ -650,6 +651,20 @@ class Run {
     this.ctx.dispose();
     this.runtime.dispose();
   }
+}
+
+/**
+ * A result as the engine gets it, made here on the worker's thread from the compact JSON QuickJS
+ * wrote: the client's text cut at maxResultChars (plus the slack redaction needs) and the true
+ * size; the compact JSON itself only when nothing is cut or the run needs the whole value (a
+ * skill's), or as bytes when the profile keeps cut results and it is small enough to keep.
+ */
+function resultFor(json: string, maxResultChars: number, keeping: boolean, whole: boolean): WorkerValue {
+  const text = resultTextOf(JSON.parse(json), maxResultChars);
+  if (whole || text.chars <= maxResultChars) return { ok: true, text, json };
+  if (!keeping) return { ok: true, text };
+  const keep = json.length > MAX_KEPT_RESULT_CHARS ? { chars: json.length } : { chars: json.length, bytes: new TextEncoder().encode(json) };
+  return { ok: true, text, keep };
 }
 
 interface Described {

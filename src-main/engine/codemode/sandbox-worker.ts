@@ -62,7 +62,9 @@ async function start(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     },
   });
   current = undefined;
-  send({ type: 'done', runId: msg.runId, result });
+  // A kept result's bytes are moved to the engine, not copied (up to 8 MB).
+  const bytes = result.ok ? result.keep?.bytes : undefined;
+  port.postMessage({ type: 'done', runId: msg.runId, result } satisfies FromWorker, bytes ? [bytes.buffer as ArrayBuffer] : []);
 }
 
 await runner.warm(data.warmMemoryMb);

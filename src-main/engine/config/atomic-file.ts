@@ -106,7 +106,8 @@ export class AtomicTextFile implements Adapter<string> {
     }
   }
 
-  async write(text: string): Promise<void> {
+  /** Writes `text` (or bytes already encoded as UTF-8, written as they are). */
+  async write(text: string | Uint8Array): Promise<void> {
     await writeFileAtomic(this.#file, text, { keepMode: true, followSymlinks: true });
   }
 

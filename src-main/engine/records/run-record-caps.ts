@@ -2,7 +2,7 @@
 // characters (the client got 24,000) must not take 10 MB of the 200 MB history and evict every
 // earlier run. The record keeps what the client was shown, and the true size of what was cut.
 import { MAX_LOG_BYTES } from '../../../src-shared/config/budgets.ts';
-import { MAX_LOG_ENTRIES, capLogs } from '../../../src-shared/codemode/result-text.ts';
+import { CUT_SLACK_CHARS, MAX_LOG_ENTRIES, capLogs } from '../../../src-shared/codemode/result-text.ts';
 import type { LogLine, RunRecord } from '../../../src-shared/records.ts';
 
 /** What one run record keeps at most, field by field. */
@@ -25,9 +25,9 @@ export const MAX_RUN_RECORD_BYTES = 256 * 1024;
 
 /**
  * Text kept past a cut before redaction, so that a secret straddling the cut is redacted whole
- * and no prefix of it survives.
+ * and no prefix of it survives (the sandbox worker keeps as much past the client's cut).
  */
-const REDACT_SLACK = 1024;
+const REDACT_SLACK = CUT_SLACK_CHARS;
 
 type Caps = { -readonly [K in keyof typeof RUN_RECORD_CAPS]: number };
 
@@ -80,15 +80,20 @@ function capFields(rec: RunRecord, json: ReturnType<typeof resultJson>, caps: Ca
     delete out.result;
     out.resultText = cutText(json.text, caps.resultChars, redactText, 'result cut');
     out.resultFullChars = json.text.length;
+  } else if (!json && typeof rec.resultText === 'string' && typeof rec.resultFullChars === 'number') {
+    // The start of a big result's text as the sandbox worker made it (with REDACT_SLACK more
+    // than the client's cut), and the true size: the value itself never reached the engine.
+    out.resultText = cutText(rec.resultText, caps.resultChars, redactText, 'result cut', rec.resultFullChars);
   }
   return out;
 }
 
-function cutText(s: string, max: number, redactText: (s: string) => string, what: string): string {
+/** `s` cut at `max` characters and redacted; `total` is the length of the whole text `s` starts. */
+function cutText(s: string, max: number, redactText: (s: string) => string, what: string, total: number = s.length): string {
   let kept = redactText(s.slice(0, max + REDACT_SLACK)).slice(0, max);
   const last = kept.charCodeAt(kept.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) kept = kept.slice(0, -1);
-  return `${kept}\n… [${what} at ${max} of ${s.length} characters]`;
+  return `${kept}\n… [${what} at ${max} of ${total} characters]`;
 }
 
 function capLogLines(logs: readonly LogLine[], caps: Caps, redactText: (s: string) => string): LogLine[] {
