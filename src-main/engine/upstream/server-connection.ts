@@ -33,7 +33,8 @@ import { buildChildEnv } from './child-env.ts';
 import { loginShellPath, resolveCommand } from './command-resolve.ts';
 import { ServerLog } from './server-log.ts';
 import { RedactingServerLog } from '../trust/redacting-server-log.ts';
-import { ChildStdioTransport } from './stdio-transport.ts';
+import { ChildStdioTransport, SDK_STDIO_MESSAGE_BYTES } from './stdio-transport.ts';
+import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
 import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
@@ -330,13 +331,23 @@ export class Upstream {
     const signIn = this.#auth?.errorFor(err);
     if (signIn) return signIn;
     if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
-      return new SwitchboardError('server-unavailable', this.#stopReason ?? `${this.name} stopped while the call was running; it is being restarted`);
+      return new SwitchboardError('server-unavailable', this.#stopReason ?? `${this.name} stopped while the call was running; it is being restarted${this.#hugeRequestNote()}`);
     }
     if (err instanceof Error && err.message === 'Not connected') return this.#unavailable();
     const message = err instanceof Error ? err.message : String(err);
     const e = new SwitchboardError('upstream-error', `${what} failed: ${message}`);
     (e as Error).cause = err;
     return e;
+  }
+
+  /** Why a stdio server that quit mid-call likely did: the last request it was sent was over the SDK's message limit. */
+  #hugeRequestNote(): string {
+    const chars = this.#stdio?.lastSentChars ?? 0;
+    if (chars <= SDK_STDIO_MESSAGE_BYTES) return '';
+    return (
+      `. The last request it was sent was ${formatBytes(chars)}: servers made with the MCP SDK read at most ${formatBytes(SDK_STDIO_MESSAGE_BYTES)} per message ` +
+      `unless they raise that limit, and quit on a bigger one; send less per call (split the data over several calls)`
+    );
   }
 
   #unavailable(): SwitchboardError {

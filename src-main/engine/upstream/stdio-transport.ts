@@ -14,6 +14,11 @@ import type { ServerLog } from './server-log.ts';
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** Wait between SIGTERM and SIGKILL when stopping, in ms. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
+/**
+ * What a server made with the MCP SDK reads of one stdio message by default (its
+ * STDIO_DEFAULT_MAX_BUFFER_SIZE, 10 MiB): past it, such a server quits rather than answer.
+ */
+export const SDK_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export interface ChildStdioOptions {
   /** Absolute path of the executable (see resolveCommand). */
@@ -76,6 +81,8 @@ export class ChildStdioTransport implements Transport {
   #exit: ChildExit | undefined;
   #exited: Promise<void> | undefined;
   #closed = false;
+  /** Characters of the last message sent, so that a server quitting on a huge request can be explained. */
+  lastSentChars = 0;
   readonly #lines: LineSplitter;
 
   constructor(opts: ChildStdioOptions) {
@@ -185,6 +192,7 @@ export class ChildStdioTransport implements Transport {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#closed || !stdin.writable) throw new Error('Not connected');
     const data = JSON.stringify(message) + '\n';
+    this.lastSentChars = data.length;
     if (!stdin.write(data)) {
       await new Promise<void>((resolve) => {
         const done = () => {
