@@ -11,11 +11,11 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { AuditEntry, RunRecord } from '../../src-shared/records.ts';
 import type { ExecResult } from '../../src-shared/api.ts';
-import { SocketControlClient } from '../../src-main/cli/engine-client.ts';
-import { homePaths } from '../../src-main/engine/home.ts';
+import type { SocketControlClient } from '../../src-main/cli/engine-client.ts';
 import { cleanupHomes, fixtureServer, makeHome, shimClient, waitFor } from '../helpers/home.ts';
 import { hardeningCase, type CaseTally } from './hardening-case.ts';
 import { serveEngine, type ServedEngine } from './serve-engine.ts';
+import { controlClient, whilePolling as statusGapWhile } from './status-gap.ts';
 
 afterAll(cleanupHomes);
 
@@ -44,10 +44,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => engine?.stop());
 
-async function control(): Promise<SocketControlClient> {
-  const c = await SocketControlClient.connect(homePaths(home));
-  if (!c) throw new Error('no engine on the control socket');
-  return c;
+function control(): Promise<SocketControlClient> {
+  return controlClient(home);
 }
 
 async function exec(profile: string, code: string): Promise<ExecResult> {
@@ -59,37 +57,9 @@ async function exec(profile: string, code: string): Promise<ExecResult> {
   }
 }
 
-/**
- * Runs `work` while asking for `status` every 50 ms; returns its value and the worst gap: the
- * longest time between two answers (about 50 ms when the engine answers at once).
- */
-async function whilePolling<T>(work: () => Promise<T>): Promise<{ value: T; worstMs: number; polls: number }> {
-  const c = await control();
-  let stop = false;
-  let worstMs = 0;
-  let polls = 0;
-  let last = performance.now();
-  const loop = (async () => {
-    while (!stop) {
-      const t0 = performance.now();
-      await c.call('status', {});
-      const now = performance.now();
-      worstMs = Math.max(worstMs, now - last);
-      last = now;
-      polls++;
-      await new Promise((r) => setTimeout(r, Math.max(0, 50 - (now - t0))));
-    }
-  })();
-  let value: T;
-  try {
-    value = await work();
-  } finally {
-    stop = true;
-    // The last poll answers after the work ended, so a freeze at its very end counts too.
-    await loop;
-    c.close();
-  }
-  return { value, worstMs, polls };
+/** Runs `work` while asking for `status` every 50 ms (status-gap.ts). */
+function whilePolling<T>(work: () => Promise<T>): Promise<{ value: T; worstMs: number; polls: number }> {
+  return statusGapWhile(home, work);
 }
 
 /** Runs `code` on the code profile while polling; it must end as `expected`, the engine answering throughout. */
