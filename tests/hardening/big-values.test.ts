@@ -13,7 +13,7 @@
 // measured here are the machine's noise. They go into the case's notes.
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { ExecResult } from '../../src-shared/api.ts';
-import type { RunRecord } from '../../src-shared/records.ts';
+import type { AuditEntry, RunRecord } from '../../src-shared/records.ts';
 import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../helpers/home.ts';
 import { hardeningCase, type Tally } from './hardening-case.ts';
 import { serveEngine, type ServedEngine } from './serve-engine.ts';
@@ -135,9 +135,12 @@ describe('big values from code', () => {
     'attack',
     'a 20 MB argument reaches a server that reads it; one that cannot gets a clear error',
     async (tally) => {
-      await measured(tally, '20 MB argument to a server reading 64 MB messages', 'code', `async () => big.measure({ text: 'y'.repeat(20_000_000) })`, (r) => {
+      await measured(tally, '20 MB argument to a server reading 64 MB messages', 'code', `async () => big.measure({ text: 'y'.repeat(20_000_000) })`, async (r) => {
         expect(r.isError, r.text).toBeFalsy();
         expect(r.text).toMatch(/^Result:\n"20000000 [0-9a-f]{64}"/);
+        // The audit's size is the worker's count now (the engine used to serialize the argument again to measure it).
+        const { entries } = await engine.api<{ entries: AuditEntry[] }>('audit.list', { limit: 20 });
+        expect(entries.find((e) => e.runId === r.runId)?.argBytes).toBe(JSON.stringify({ text: 'y'.repeat(20_000_000) }).length);
       }, MAX_STATUS_MS_BIG_ARGUMENT);
       await measured(
         tally,

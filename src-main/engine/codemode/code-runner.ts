@@ -104,7 +104,7 @@ export class CodeRunner {
     const globals = skillRun ? withoutSkills(catalog.globals) : catalog.globals;
     const waiting: ApprovalWaits = { pending: 0, timedOut: false };
     const host: SandboxHost = {
-      callTool: async (global, method, args, callSignal, hold) => {
+      callTool: async (global, method, args, callSignal, hold, argBytes) => {
         const target = skillRun && global === SKILLS_GLOBAL ? undefined : catalog.resolve(global, method);
         if (!target) return { ok: false, message: `${global}.${method} is not a tool of this profile.` };
         const isSkill = target.server === SKILLS_SERVER;
@@ -173,6 +173,7 @@ export class CodeRunner {
             runId,
             signal: callSignal,
             ...(approval ? { approval } : {}),
+            argBytes,
           });
           call.outcome = result.isError ? 'error' : 'ok';
           const unwrapped = unwrapToolResult(result);

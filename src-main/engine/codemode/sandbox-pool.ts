@@ -42,6 +42,8 @@ export interface SandboxHost {
     args: unknown,
     signal: AbortSignal,
     hold: () => () => void,
+    /** UTF-8 bytes of the arguments as JSON, counted by the worker. */
+    argBytes?: number,
   ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
   search(query: string, limit?: number): Promise<unknown>;
   describe(names: string[]): Promise<string>;
@@ -594,7 +596,7 @@ async function perform(host: SandboxHost, request: HostRequest, signal: AbortSig
         } catch {
           return { ok: false, message: 'the arguments are not valid JSON' };
         }
-        const r = await host.callTool(request.global, request.method, args, signal, hold);
+        const r = await host.callTool(request.global, request.method, args, signal, hold, request.argsBytes);
         return r.ok ? { ok: true, json: toJson(r.value) } : { ok: false, message: r.message };
       }
       case 'search':

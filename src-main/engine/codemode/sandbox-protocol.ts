@@ -37,7 +37,8 @@ export interface RunMessage {
 }
 
 export type HostRequest =
-  | { kind: 'tool'; global: string; method: string; argsJson: string }
+  /** `argsBytes`: argsJson's UTF-8 bytes, counted in the worker so that the engine need not re-serialize 20 MB to measure it. */
+  | { kind: 'tool'; global: string; method: string; argsJson: string; argsBytes: number }
   | { kind: 'search'; query: string; limit?: number }
   | { kind: 'describe'; names: string[] }
   /** `results.get` / `results.query`; the arguments as a JSON array. */

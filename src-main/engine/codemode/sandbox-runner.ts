@@ -437,7 +437,7 @@ class Run {
         this.calls--;
         return this.#neverSettling();
       }
-      request = { kind: 'tool', global: a ?? '', method: b ?? '', argsJson };
+      request = { kind: 'tool', global: a ?? '', method: b ?? '', argsJson, argsBytes: Buffer.byteLength(argsJson) };
     } else {
       if (++this.#catalogCalls > MAX_CATALOG_CALLS) {
         this.#fatal = { ok: false, kind: 'budget', message: `the run made more than ${MAX_CATALOG_CALLS} catalog lookups${kind === 'results' ? ' (results reads count as lookups)' : ''}` };

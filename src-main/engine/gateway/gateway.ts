@@ -73,6 +73,8 @@ export interface CallContext {
   onProgress?: (p: Progress) => void;
   /** Code calls that need approval: asked once the call passed the profile's checks. */
   approval?: () => Promise<{ approved: boolean; record: ApprovalRecord; message?: string }>;
+  /** Bytes of the arguments as JSON when the caller counted them already (a code run's worker). */
+  argBytes?: number;
 }
 
 export class Gateway {
@@ -215,7 +217,8 @@ export class Gateway {
    */
   async callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
     const started = Date.now();
-    const argBytes = args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args));
+    // A code run's worker counted them: re-serializing a 20 MB argument only to measure it took the engine's thread.
+    const argBytes = ctx.argBytes ?? (args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args)));
     let approval: ApprovalRecord | undefined;
     const audit = (outcome: CallOutcome, resultBytes: number, error?: string) =>
       this.#deps.audit({
