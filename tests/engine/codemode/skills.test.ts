@@ -128,6 +128,18 @@ describe('skills', () => {
     expect(cli(home, ['skills', 'remove', 'probe']).code).toBe(0);
   });
 
+  it("hands its whole value to the calling run, though the skill run's own text is cut", async () => {
+    // The sandbox worker sends only the cut text of a big result; a skill's run asks for the whole value.
+    const r = await run('async () => Array.from({ length: 5000 }, (_, i) => ({ i, name: "row " + i }))');
+    expect(r.text).toMatch(/result cut at 24000 of \d+ characters/);
+    expect(cli(home, ['skills', 'save', r.runId, 'rows']).code).toBe(0);
+    await waitFor(async () => (await executeDescription()).includes('rows(') || undefined, 10_000, 'rows declared');
+    const whole = await run('async () => { const v = await skills.rows(); return [v.length, v[4999]]; }');
+    expect(whole.isError, whole.text).toBe(false);
+    expect(resultOf(whole.text)).toEqual([5000, { i: 4999, name: 'row 4999' }]);
+    expect(cli(home, ['skills', 'remove', 'rows']).code).toBe(0);
+  });
+
   it('is found by catalog.search and by search_tools', async () => {
     const found = resultOf((await run('async () => (await catalog.search("add two numbers", 5)).map((h) => h.name)')).text) as string[];
     expect(found).toContain('skills.add_two');
