@@ -3,10 +3,12 @@
 // machines with no Node installed (see electron-builder.yml, "The shim"). It is built from the
 // node running this script, for this OS and CPU only; CI runs it once per platform.
 //
-//   node scripts/build-shim-sea.mjs [--out DIR]
+//   node scripts/build-shim-sea.mjs [--out DIR] [--name NAME]
 //
 // Default output: release/shim/<os>-<arch>/switchboard[.exe], where <os> is electron-builder's
-// name (mac, win, linux) so that extraResources' ${os}-${arch} finds it.
+// name (mac, win, linux) so that extraResources' ${os}-${arch} finds it. Where the native shim
+// is the app's `switchboard` (scripts/build-native-shim.mjs --package), this one is built as
+// `--name switchboard-node`: the native shim hands `switchboard node SCRIPT` to it.
 //
 // Steps: esbuild bundles src-main/shim/sea-main.mjs into one CommonJS file (a Node 20 SEA main
 // is CommonJS and may require builtins only), node --experimental-sea-config turns it into a
@@ -32,7 +34,7 @@ function run(cmd, args) {
 }
 
 /**
- * @param {{ outDir?: string, log?: (line: string) => void }} [opts]
+ * @param {{ outDir?: string, name?: string, log?: (line: string) => void }} [opts]
  * @returns {Promise<{ binary: string, bytes: number, bundleBytes: number }>}
  */
 export async function buildShimSea(opts = {}) {
@@ -41,7 +43,8 @@ export async function buildShimSea(opts = {}) {
   const osName = BUILDER_OS[platform];
   if (!osName) throw new Error(`build-shim-sea: no packaged shim for ${platform}`);
   const outDir = path.resolve(opts.outDir ?? path.join(ROOT, 'release', 'shim', `${osName}-${process.arch}`));
-  const binary = path.join(outDir, platform === 'win32' ? 'switchboard.exe' : 'switchboard');
+  const name = opts.name ?? 'switchboard';
+  const binary = path.join(outDir, platform === 'win32' ? `${name}.exe` : name);
   const work = mkdtempSync(path.join(os.tmpdir(), 'sb-sea-build-'));
   try {
     const bundle = path.join(work, 'shim.cjs');
@@ -91,11 +94,13 @@ export async function buildShimSea(opts = {}) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--out');
   const outDir = i >= 0 ? process.argv[i + 1] : undefined;
-  if (i >= 0 && !outDir) {
-    process.stderr.write('usage: node scripts/build-shim-sea.mjs [--out DIR]\n');
+  const n = process.argv.indexOf('--name');
+  const name = n >= 0 ? process.argv[n + 1] : undefined;
+  if ((i >= 0 && !outDir) || (n >= 0 && !/^[\w.-]+$/.test(name ?? ''))) {
+    process.stderr.write('usage: node scripts/build-shim-sea.mjs [--out DIR] [--name NAME]\n');
     process.exit(2);
   }
-  buildShimSea({ outDir }).catch((err) => {
+  buildShimSea({ outDir, name }).catch((err) => {
     process.stderr.write(`build-shim-sea: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });

@@ -1,12 +1,13 @@
 // Test homes with real engines: a temp folder with a config.json, clients over the real shim,
 // and a clean stop of every engine a test started.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { buildNativeShim, haveCargo } from '../../scripts/build-native-shim.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -78,7 +79,56 @@ export async function cleanupHomes(): Promise<void> {
   }
 }
 
+/** The two shims, which must behave the same: the Node one (bin/switchboard.mjs shim) and the
+ * native one (native/shim). */
+export type ShimKind = 'node' | 'native';
+export const SHIM_KINDS: ShimKind[] = ['node', 'native'];
+/** Why the native shim cannot be tested here, or undefined when it can. */
+export const NATIVE_SHIM_UNAVAILABLE = haveCargo() ? undefined : 'cargo is not installed, so the native shim cannot be built';
+if (NATIVE_SHIM_UNAVAILABLE) console.log(`native shim tests skipped: ${NATIVE_SHIM_UNAVAILABLE}`);
+
+let nativeBinary: string | undefined;
+
+/**
+ * The native shim, built on first use (cargo, offline; a second or so when nothing changed)
+ * into a test folder of cargo's target, with the engine-command.json of a checkout build: so a
+ * fresh machine tests it, and out/native-shim (which client configs use) is left alone.
+ */
+export function nativeShim(): string {
+  nativeBinary ??= buildNativeShim({ outDir: path.join(ROOT, 'native', 'shim', 'target', 'test-shim'), log: () => undefined }).binary;
+  return nativeBinary;
+}
+
+/** The command and arguments that run `kind` of shim for a profile. */
+export function shimCommand(kind: ShimKind, home: string, profile: string): { command: string; args: string[] } {
+  const args = ['shim', '--profile', profile, '--home', home];
+  return kind === 'native' ? { command: nativeShim(), args } : { command: process.execPath, args: [BIN, ...args] };
+}
+
+/**
+ * A stand-in for the desktop app at <app>/switchboard-desktop (where a packaged shim at
+ * <app>/resources/bin/ looks for it): records its arguments in the returned file, runs the engine.
+ */
+export function writeStandInApp(app: string, home: string): string {
+  const argsFile = path.join(home, 'app-args.json');
+  const fakeApp = path.join(app, 'switchboard-desktop');
+  writeFileSync(
+    fakeApp,
+    `#!${process.execPath}\n` +
+      `const { writeFileSync } = require('node:fs');\n` +
+      `const { spawn } = require('node:child_process');\n` +
+      `const argv = process.argv.slice(2);\n` +
+      `writeFileSync(${JSON.stringify(argsFile)}, JSON.stringify(argv));\n` +
+      `const home = argv[argv.indexOf('--home') + 1];\n` +
+      `spawn(${JSON.stringify(process.execPath)}, [${JSON.stringify(BIN)}, 'engine', '--home', home], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 0));\n`,
+  );
+  chmodSync(fakeApp, 0o755);
+  return argsFile;
+}
+
 export interface ShimClientOptions {
+  /** Which shim; the Node one unless given. */
+  shim?: ShimKind;
   name?: string;
   capabilities?: ConstructorParameters<typeof Client>[1] extends infer O ? (O extends { capabilities?: infer C } ? C : never) : never;
 }
@@ -86,11 +136,7 @@ export interface ShimClientOptions {
 /** A real MCP client talking to the real shim for `profile` in `home`. */
 export async function shimClient(home: string, profile: string, opts: ShimClientOptions = {}): Promise<Client> {
   const client = new Client({ name: opts.name ?? 'test-client', version: '1.0.0' }, { capabilities: opts.capabilities ?? {} });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'shim', '--profile', profile, '--home', home],
-    stderr: 'pipe',
-  });
+  const transport = new StdioClientTransport({ ...shimCommand(opts.shim ?? 'node', home, profile), stderr: 'pipe' });
   await client.connect(transport);
   return client;
 }

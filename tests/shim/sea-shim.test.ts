@@ -2,13 +2,13 @@
 // binary into a temp copy of the installed layout (<app>/resources/bin/switchboard), and a real
 // MCP client runs it with an empty PATH, so no node can be found: the binary carries its own.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, ROOT, cleanupHomes, enginePid, fixtureServer, makeHome, waitFor } from '../helpers/home.ts';
+import { BIN, ROOT, cleanupHomes, enginePid, writeStandInApp, fixtureServer, makeHome, waitFor } from '../helpers/home.ts';
 
 // The SEA fuse and postject's injection are exercised on Linux and macOS here; Windows builds
 // need signtool-free runs of an unsigned copy, which CI covers separately.
@@ -87,20 +87,7 @@ describe.skipIf(!canBuild)('the packaged shim (single executable)', () => {
 
   it('starts the desktop app hidden from the installed layout when none runs', async () => {
     const home = makeHome(CONFIG);
-    // A stand-in for the app at <app>/switchboard-desktop: records its arguments, runs the engine.
-    const argsFile = path.join(home, 'app-args.json');
-    const fakeApp = path.join(app, 'switchboard-desktop');
-    writeFileSync(
-      fakeApp,
-      `#!${process.execPath}\n` +
-        `const { writeFileSync } = require('node:fs');\n` +
-        `const { spawn } = require('node:child_process');\n` +
-        `const argv = process.argv.slice(2);\n` +
-        `writeFileSync(${JSON.stringify(argsFile)}, JSON.stringify(argv));\n` +
-        `const home = argv[argv.indexOf('--home') + 1];\n` +
-        `spawn(${JSON.stringify(process.execPath)}, [${JSON.stringify(BIN)}, 'engine', '--home', home], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 0));\n`,
-    );
-    chmodSync(fakeApp, 0o755);
+    const argsFile = writeStandInApp(app, home);
     const client = await seaClient(home);
     expect(await toolNames(client)).toContain('basic__echo');
     expect(JSON.parse(readFileSync(argsFile, 'utf8'))).toEqual(['--hidden', '--home', home]);

@@ -1,7 +1,8 @@
 // The command a client runs to reach a profile: always absolute paths, so it works from any
 // working folder and without the client's PATH (GUI apps on macOS get a minimal one).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { APP_BIN } from '../app-root.ts';
+import { APP_BIN, APP_ROOT } from '../app-root.ts';
 
 export interface ShimEntry {
   command: string;
@@ -20,10 +21,30 @@ export function installedShimPath(resourcesPath: string, platform: NodeJS.Platfo
   return p.join(resourcesPath, 'bin', platform === 'win32' ? 'switchboard.exe' : 'switchboard');
 }
 
-/** CliContext.shimEntry: the installed shim in the packaged app, else absolute node + bin script. */
-export function defaultShimEntry(home: string, homeIsDefault: boolean, profile: string, env: NodeJS.ProcessEnv = process.env): ShimEntry {
+/**
+ * The native shim of this checkout, where `npm run build:native-shim` puts it
+ * (scripts/build-native-shim.mjs), or undefined when it was not built.
+ */
+export function checkoutNativeShim(root: string = APP_ROOT, platform: NodeJS.Platform = process.platform): string | undefined {
+  const p = path.join(root, 'out', 'native-shim', platform === 'win32' ? 'switchboard.exe' : 'switchboard');
+  // Its engine-command.json says how it starts an engine here; a copy without it is not ours.
+  return existsSync(p) && existsSync(path.join(path.dirname(p), 'engine-command.json')) ? p : undefined;
+}
+
+/**
+ * CliContext.shimEntry: the installed shim in the packaged app; else this checkout's native shim
+ * when built (a few microseconds and ~1 MB per client instead of a Node process); else absolute
+ * node + bin script.
+ */
+export function defaultShimEntry(
+  home: string,
+  homeIsDefault: boolean,
+  profile: string,
+  env: NodeJS.ProcessEnv = process.env,
+  nativeShim: string | undefined = checkoutNativeShim(),
+): ShimEntry {
   const homeArgs = homeIsDefault ? [] : ['--home', home];
-  const installed = env[SHIM_PATH_ENV];
+  const installed = env[SHIM_PATH_ENV] || nativeShim;
   if (installed) return { command: installed, args: ['shim', '--profile', profile, ...homeArgs] };
   return { command: process.execPath, args: [CHECKOUT_BIN, 'shim', '--profile', profile, ...homeArgs] };
 }

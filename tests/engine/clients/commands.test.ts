@@ -9,7 +9,7 @@ import { run as connect } from '../../../src-main/cli/commands/connect.ts';
 import { run as disconnect } from '../../../src-main/cli/commands/disconnect.ts';
 import { run as importCmd } from '../../../src-main/cli/commands/import.ts';
 import { run as undo } from '../../../src-main/cli/commands/undo.ts';
-import { defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
+import { checkoutNativeShim, defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
 import { tempUser, type TempUser } from './helpers.ts';
 
 let u: TempUser;
@@ -69,8 +69,13 @@ describe('connect / disconnect / undo commands', () => {
     expect(out).toContain(`Connected Cursor to profile "demo"`);
     expect(out).toContain(file);
     const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers['switchboard-demo'];
-    expect(entry).toEqual({ command: process.execPath, args: [expect.stringMatching(/bin[\\/]switchboard\.mjs$/), 'shim', '--profile', 'demo', '--home', u.sbHome] });
-    expect(path.isAbsolute(entry.args[0])).toBe(true);
+    // The Node shim, or this checkout's native one when npm run build:native-shim built it.
+    const native = checkoutNativeShim();
+    if (native) expect(entry).toEqual({ command: native, args: ['shim', '--profile', 'demo', '--home', u.sbHome] });
+    else {
+      expect(entry).toEqual({ command: process.execPath, args: [expect.stringMatching(/bin[\\/]switchboard\.mjs$/), 'shim', '--profile', 'demo', '--home', u.sbHome] });
+      expect(path.isAbsolute(entry.args[0])).toBe(true);
+    }
     expect(await disconnect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(await undo(['cursor'], ctx)).toBe(0);
