@@ -6,7 +6,7 @@
 //   node scripts/build-native-shim.mjs --out DIR  → DIR/switchboard (a checkout build)
 //
 // A checkout build also writes engine-command.json beside the binary: the node running this
-// script and bin/switchboard.mjs, which is how the shim starts an engine in a checkout (the
+// script, the engine's node flags and bin/switchboard.mjs, which is how the shim starts an engine in a checkout (the
 // native binary has no node of its own to run the engine with). A packaged build writes none
 // and starts the desktop app instead, as the Node single-executable shim does.
 // src-main/engine/clients/shim-entry.ts writes out/native-shim/switchboard into client configs
@@ -15,6 +15,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENGINE_NODE_FLAGS } from '../src-main/shim/engine-launch.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const NATIVE_SHIM_CRATE = path.join(ROOT, 'native', 'shim');
@@ -60,7 +61,7 @@ export function buildNativeShim(opts = {}) {
   if (opts.packaged) rmSync(sidecar, { force: true });
   else {
     const stmp = `${sidecar}.${process.pid}.tmp`;
-    writeFileSync(stmp, JSON.stringify([process.execPath, path.join(ROOT, 'bin', 'switchboard.mjs'), 'engine']) + '\n');
+    writeFileSync(stmp, JSON.stringify([process.execPath, ...ENGINE_NODE_FLAGS, path.join(ROOT, 'bin', 'switchboard.mjs'), 'engine']) + '\n');
     renameSync(stmp, sidecar);
   }
   const bytes = statSync(binary).size;

@@ -5,6 +5,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { APP_BIN } from '../engine/app-root.ts';
+import { ENGINE_NODE_FLAGS } from '../shim/engine-launch.mjs';
 import type { ControlClient, ControlMethod, ControlParams, ControlResult, ControlResponse } from '../../src-shared/api.ts';
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import type { HomePaths } from '../engine/home.ts';
@@ -82,7 +83,7 @@ export class SocketControlClient implements ControlClient {
 export function spawnBackgroundEngine(paths: HomePaths): void {
   mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
   const fd = openSync(path.join(paths.logsDir, 'engine.out.log'), 'a', 0o600);
-  const child = spawn(process.execPath, [BIN, 'engine', '--home', paths.home], {
+  const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, BIN, 'engine', '--home', paths.home], {
     detached: true,
     stdio: ['ignore', fd, fd],
     windowsHide: true,

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appExecutableForShim, engineCommand, runningAsSea } from '../../src-main/shim/engine-launch.mjs';
+import { ENGINE_NODE_FLAGS, appExecutableForShim, engineCommand, runningAsSea } from '../../src-main/shim/engine-launch.mjs';
 import { BIN } from '../helpers/home.ts';
 
 describe('how the shim starts an engine', () => {
-  it('runs bin/switchboard.mjs with this node in a checkout', () => {
-    expect(engineCommand('/h', { env: {}, isSea: false })).toEqual({ command: process.execPath, args: [BIN, 'engine', '--home', '/h'] });
+  it('runs bin/switchboard.mjs with this node in a checkout, its young generation capped', () => {
+    expect(ENGINE_NODE_FLAGS).toEqual(['--max-semi-space-size=2']);
+    expect(engineCommand('/h', { env: {}, isSea: false })).toEqual({ command: process.execPath, args: ['--max-semi-space-size=2', BIN, 'engine', '--home', '/h'] });
   });
 
   it('is not a single-executable application under plain node', () => {
