@@ -1,15 +1,27 @@
 // `npm run bench`: every speed figure of the README, measured side by side in one run (these
 // machines are shared and noisy, so ratios against a baseline measured in the same run matter
 // more than absolute numbers). Prints a table and writes bench/results.json.
+//
+//   npm run bench [-- --quick] [-- --only=SECTION,…]
+//
+// Sections: cold, latency (direct · Node shim · native shim · a peer gateway, interleaved),
+// sporadic (one call every 200 ms), start (warm shim start), code, spin, load, catalog,
+// memory (engine RSS idle and after 1,000 code runs), catalog1000, handles, search, approvals.
+// The native shim is built
+// first when cargo is there (scripts/build-native-shim.mjs); the peer gateway is mcp-hub when
+// BENCH_MCP_HUB names its dist/cli.js (npm install --prefix /tmp/peer mcp-hub@4.2.1; it needs
+// no network once installed), else its rows say why they are missing.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
+import { buildNativeShim, haveCargo } from '../scripts/build-native-shim.mjs';
 import { benchResultHandles } from './result-handles.ts';
 import { benchSearch } from './search.ts';
 import { syntheticServers } from './synthetic-catalog.ts';
@@ -23,6 +35,9 @@ const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-ev
 
 const quick = process.argv.includes('--quick');
 const N = quick ? 100 : 500;
+const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice(7).split(',')) : undefined;
+const want = (section: string) => !only || only.has(section);
 
 type Row = { metric: string; value: string; target?: string; ok?: boolean };
 const rows: Row[] = [];
@@ -33,11 +48,16 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 const ms = (x: number) => `${x.toFixed(2)} ms`;
-function record(metric: string, value: number, unit: 'ms' | 'MB' | 'bytes' | 'x' | 'KB' | 'count', target?: { limit: number; text: string }) {
+function record(metric: string, value: number, unit: 'ms' | 'MB' | 'bytes' | 'x' | 'KB' | 'count' | 'µs', target?: { limit: number; text: string; atLeast?: boolean }) {
   results[metric] = Number(value.toFixed(3));
-  const shown = unit === 'ms' ? ms(value) : unit === 'x' ? `${value.toFixed(2)}×` : unit === 'count' ? String(value) : `${value.toFixed(unit === 'bytes' ? 0 : 1)} ${unit}`;
-  rows.push({ metric, value: shown, target: target?.text, ok: target ? value <= target.limit : undefined });
+  const shown = unit === 'ms' ? ms(value) : unit === 'x' ? `${value.toFixed(2)}×` : unit === 'count' ? String(value) : `${value.toFixed(unit === 'bytes' || unit === 'µs' ? 0 : 1)} ${unit}`;
+  rows.push({ metric, value: shown, target: target?.text, ok: target ? (target.atLeast ? value >= target.limit : value <= target.limit) : undefined });
 }
+/** A row that could not be measured here, with the reason. */
+function missing(metric: string, why: string) {
+  rows.push({ metric, value: 'n/a', target: why });
+}
+const median = (xs: number[]) => pct(xs, 50);
 
 function node(file: string, env: Record<string, string> = {}) {
   return { command: process.execPath, args: [path.join(FIX, file)], env };
@@ -49,19 +69,208 @@ async function stdioClient(command: string, args: string[], name = 'bench'): Pro
   return c;
 }
 
-async function timeCalls(c: Client, name: string, args: Record<string, unknown>, n: number): Promise<number[]> {
-  for (let i = 0; i < 20; i++) await c.callTool({ name, arguments: args }); // warm-up
+function shimArgs(home: string, profile: string): string[] {
+  return [BIN, 'shim', '--profile', profile, '--home', home];
+}
+
+/** The native shim, built (offline) into a bench folder of cargo's target, or why not. */
+const native: { binary?: string; why?: string } = (() => {
+  if (!haveCargo()) return { why: 'cargo is not installed' };
+  try {
+    return { binary: buildNativeShim({ outDir: path.join(ROOT, 'native/shim/target/bench-shim'), log: () => undefined }).binary };
+  } catch (err) {
+    return { why: `the native shim did not build: ${(err as Error).message}` };
+  }
+})();
+
+type ShimKind = 'node shim' | 'native shim';
+function shimCmd(kind: ShimKind, home: string, profile: string): { command: string; args: string[] } {
+  return kind === 'native shim' ? { command: native.binary!, args: shimArgs(home, profile).slice(1) } : { command: process.execPath, args: shimArgs(home, profile) };
+}
+const SHIMS: ShimKind[] = native.binary ? ['node shim', 'native shim'] : ['node shim'];
+
+// ---- Process accounting from /proc (Linux): CPU time and resident memory of one process.
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+/**
+ * CPU time of a process in ms: the sum over its threads of /proc/PID/task/TID/schedstat (time on
+ * a CPU, in ns), since /proc/PID/stat's utime + stime count 10 ms clock ticks, too coarse for a
+ * few thousand calls of tens of µs. Threads that exited meanwhile would drop out of the sum, so
+ * the larger of the two is used (stat includes them).
+ */
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  let statMs = 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    statMs = ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+  let ns = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+  } catch {
+    return statMs;
+  }
+  // Rounded down to ticks, stat lags the precise figure by up to a tick per thread.
+  return statMs > ns / 1e6 + 10 ? statMs : ns / 1e6;
+}
+/** The child of `ppid` whose command line contains `needle` (an upstream server of the engine). */
+function childPid(ppid: number, needle: string): number | undefined {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== ppid) continue;
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(needle)) return Number(d);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
+}
+
+/** One way to reach the same tool: its client, the tool's name there, and the processes on the way. */
+interface Route {
+  name: string;
+  client: Client;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The process between client and engine (a shim, or a peer gateway), the engine, the server. */
+  pids: { hop?: number; engine?: number; server?: number };
+}
+
+async function stdioRoute(name: string, command: string, args: string[], tool: string, callArgs: Record<string, unknown>): Promise<Route> {
+  const c = new Client({ name: `bench-${name}`, version: '1' });
+  const t = new StdioClientTransport({ command, args, stderr: 'ignore' });
+  await c.connect(t);
+  return { name, client: c, tool, args: callArgs, pids: { hop: t.pid ?? undefined } };
+}
+
+async function callBatch(r: Route, n: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    await c.callTool({ name, arguments: args });
+    await r.client.callTool({ name: r.tool, arguments: r.args });
     out.push(performance.now() - t0);
   }
   return out;
 }
 
-function shimArgs(home: string, profile: string): string[] {
-  return [BIN, 'shim', '--profile', profile, '--home', home];
+/**
+ * Warm-up until the JIT no longer moves the figure: batches of 200 calls until two successive
+ * batch medians agree within 5 %, at least 1,000 calls (V8 tiers hot functions up from the
+ * interpreter through Sparkplug and Maglev to TurboFan over the first few hundred to few
+ * thousand invocations, in the client, shim, engine and server alike), at most 6,000.
+ */
+async function warmUp(r: Route): Promise<{ calls: number; first: number; settled: number }> {
+  const MIN = quick ? 400 : 1000;
+  const MAX = quick ? 1200 : 6000;
+  let calls = 0;
+  let prev = Infinity;
+  let first = 0;
+  for (;;) {
+    const p50 = median(await callBatch(r, 200));
+    calls += 200;
+    if (!first) first = p50;
+    if (calls >= MIN && Math.abs(p50 - prev) / p50 < 0.05) return { calls, first, settled: p50 };
+    if (calls >= MAX) return { calls, first, settled: p50 };
+    prev = p50;
+  }
+}
+
+/**
+ * Interleaved rounds: each round runs a batch on every route, in an order rotated per round,
+ * so that a slow moment of the shared machine falls on all routes alike. Each route's figure
+ * is the median of its per-round medians; each ratio is the median of per-round ratios to
+ * the first route (direct), with the added milliseconds beside it.
+ */
+async function interleaved(label: string, routes: Route[], opts: { rounds: number; perRound: number; target?: number }) {
+  for (const r of routes) {
+    const w = await warmUp(r);
+    record(`${label}: warm-up of ${r.name} (calls until two 200-call medians agree within 5 %; first → settled p50)`, w.calls, 'count');
+    rows[rows.length - 1]!.value = `${w.calls} (${w.first.toFixed(2)} → ${w.settled.toFixed(2)} ms)`;
+  }
+  const per = new Map<string, number[]>(routes.map((r) => [r.name, []]));
+  const all = new Map<string, number[]>(routes.map((r) => [r.name, []]));
+  const cpu = new Map<string, { hop: number; engine: number; server: number; calls: number }>(routes.map((r) => [r.name, { hop: 0, engine: 0, server: 0, calls: 0 }]));
+  for (let round = 0; round < opts.rounds; round++) {
+    for (let k = 0; k < routes.length; k++) {
+      const r = routes[(round + k) % routes.length]!;
+      const before = [cpuMs(r.pids.hop), cpuMs(r.pids.engine), cpuMs(r.pids.server)];
+      const xs = await callBatch(r, opts.perRound);
+      const c = cpu.get(r.name)!;
+      c.hop += cpuMs(r.pids.hop) - before[0]!;
+      c.engine += cpuMs(r.pids.engine) - before[1]!;
+      c.server += cpuMs(r.pids.server) - before[2]!;
+      c.calls += xs.length;
+      per.get(r.name)!.push(median(xs));
+      all.get(r.name)!.push(...xs);
+    }
+  }
+  const base = routes[0]!;
+  for (const r of routes) {
+    record(`${label}: ${r.name} p50 (median of ${opts.rounds} rounds × ${opts.perRound})`, median(per.get(r.name)!), 'ms');
+    record(`${label}: ${r.name} p99 (all calls)`, pct(all.get(r.name)!, 99), 'ms');
+  }
+  for (const r of routes.slice(1)) {
+    const ratios = per.get(r.name)!.map((x, i) => x / per.get(base.name)![i]!);
+    const added = per.get(r.name)!.map((x, i) => x - per.get(base.name)![i]!);
+    const isShim = r.name.endsWith('shim');
+    record(`${label}: ${r.name} / ${base.name} (median of per-round ratios; rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)`, median(ratios), 'x', isShim && opts.target ? { limit: opts.target, text: `≤ ${opts.target}×` } : undefined);
+    record(`${label}: ${r.name} adds per call (median of per-round differences)`, median(added), 'ms');
+  }
+  for (const r of routes) {
+    const c = cpu.get(r.name)!;
+    const us = (x: number) => (x * 1000) / c.calls;
+    const parts = [r.pids.hop && r.name !== base.name ? `${r.name} ${us(c.hop).toFixed(0)}` : '', r.pids.engine ? `engine ${us(c.engine).toFixed(0)}` : '', `server ${us(c.server).toFixed(0)}`].filter(Boolean);
+    record(`${label}: CPU per call via ${r.name}, µs (/proc: schedstat over ${c.calls} calls)`, us(c.hop + c.engine + c.server), 'µs');
+    rows[rows.length - 1]!.value = parts.join(' · ');
+    if (r.name !== base.name) results[`${label}: CPU per call via ${r.name}: hop µs`] = Number(us(c.hop).toFixed(1));
+    if (r.pids.engine) results[`${label}: CPU per call via ${r.name}: engine µs`] = Number(us(c.engine).toFixed(1));
+    results[`${label}: CPU per call via ${r.name}: server µs`] = Number(us(c.server).toFixed(1));
+  }
+  return { p50: (name: string) => median(per.get(name)!) };
+}
+
+/** mcp-hub (a peer gateway) over its SSE endpoint, with the same fixture server, or why not. */
+async function peerRoute(): Promise<{ route?: Route; stop: () => void; why?: string }> {
+  const cli = process.env.BENCH_MCP_HUB;
+  if (!cli || !existsSync(cli)) return { stop: () => undefined, why: 'set BENCH_MCP_HUB to mcp-hub\'s dist/cli.js to compare (not a dependency of this project)' };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-bench-peer-'));
+  const config = path.join(dir, 'mcp-hub.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { basic: { command: process.execPath, args: [path.join(FIX, 'basic.mjs')] } } }));
+  const port = 38000 + (process.pid % 1000);
+  const hub = spawn(process.execPath, [cli, '--port', String(port), '--config', config], { stdio: 'ignore' });
+  const stop = () => {
+    hub.kill();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 100; i++) {
+    try {
+      const c = new Client({ name: 'bench-peer', version: '1' });
+      await c.connect(new SSEClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      for (let k = 0; k < 100 && !(await c.listTools()).tools.some((t) => t.name === 'basic__echo'); k++) await new Promise((r) => setTimeout(r, 50));
+      return { route: { name: 'mcp-hub', client: c, tool: 'basic__echo', args: { text: 'hello' }, pids: { hop: hub.pid, server: childPid(hub.pid!, 'basic.mjs') } }, stop };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  stop();
+  return { stop: () => undefined, why: 'mcp-hub did not come up' };
 }
 
 async function waitEngine(home: string): Promise<number> {
@@ -108,14 +317,14 @@ async function main() {
   void catalog1000;
 
   try {
-    // 1. Cold start: no engine runs; the shim starts one.
+    // 1. Cold start: no engine runs; the shim starts one. Always run: it starts the engine.
     {
       const t0 = performance.now();
       const c = await stdioClient(process.execPath, shimArgs(home, 'tools'));
       await c.listTools();
       const cold = performance.now() - t0;
       await c.close();
-      record('shim start → first tools/list, engine cold', cold, 'ms');
+      if (want('cold')) record('shim start → first tools/list, engine cold', cold, 'ms');
     }
     const pid = await waitEngine(home);
     // Let every server come up before timing anything.
@@ -129,56 +338,119 @@ async function main() {
         await c.close();
       }
     }
+    if (!native.binary) missing('native shim', native.why!);
 
-    // 2. Direct vs through the shim, same server, same calls, one after the other.
-    const direct = await stdioClient(process.execPath, [path.join(FIX, 'basic.mjs')]);
-    const shim = await stdioClient(process.execPath, shimArgs(home, 'tools'));
-    const d = await timeCalls(direct, 'echo', { text: 'hello' }, N);
-    const s = await timeCalls(shim, 'basic__echo', { text: 'hello' }, N);
-    const d2 = await timeCalls(direct, 'echo', { text: 'hello' }, N);
-    const directAll = [...d, ...d2];
-    const dp50 = pct(directAll, 50);
-    const sp50 = pct(s, 50);
-    record('direct stdio tools/call p50', dp50, 'ms');
-    record('direct stdio tools/call p95', pct(directAll, 95), 'ms');
-    record('direct stdio tools/call p99', pct(directAll, 99), 'ms');
-    record('shim tools/call p50', sp50, 'ms');
-    record('shim tools/call p95', pct(s, 95), 'ms');
-    record('shim tools/call p99', pct(s, 99), 'ms');
-    record('shim p50 / direct p50', sp50 / dp50, 'x', { limit: 2, text: '≤ 2×' });
-
-    // The same comparison against the reference server (server-everything's echo), whose own
-    // work per call is closer to a real server's.
-    {
-      const refDirect = await stdioClient(process.execPath, [EVERYTHING, 'stdio']);
-      const refShim = await stdioClient(process.execPath, shimArgs(home, 'ref'));
-      const rd = await timeCalls(refDirect, 'echo', { message: 'hello' }, N);
-      const rs = await timeCalls(refShim, 'everything__echo', { message: 'hello' }, N);
-      const rd2 = await timeCalls(refDirect, 'echo', { message: 'hello' }, N);
-      const rdAll = [...rd, ...rd2];
-      record('reference server: direct stdio p50', pct(rdAll, 50), 'ms');
-      record('reference server: through the shim p50', pct(rs, 50), 'ms');
-      record('reference server: through the shim p99', pct(rs, 99), 'ms');
-      record('reference server: shim p50 / direct p50', pct(rs, 50) / pct(rdAll, 50), 'x', { limit: 2, text: '≤ 2×' });
-      await refDirect.close();
-      await refShim.close();
-    }
-
-    // 3. Warm shim start.
-    {
-      const xs: number[] = [];
-      for (let i = 0; i < (quick ? 5 : 15); i++) {
-        const t0 = performance.now();
-        const c = await stdioClient(process.execPath, shimArgs(home, 'tools'));
-        await c.listTools();
-        xs.push(performance.now() - t0);
-        await c.close();
+    // 2. Direct vs through each shim (and a peer gateway), same server, same calls, interleaved.
+    // The shim that client configs get (native when built) is what later sections compare to.
+    const mainShim: ShimKind = SHIMS[SHIMS.length - 1]!;
+    let dp50 = 0;
+    let sp50 = 0;
+    if (want('latency')) {
+      const routes: Route[] = [await stdioRoute('direct', process.execPath, [path.join(FIX, 'basic.mjs')], 'echo', { text: 'hello' })];
+      for (const kind of SHIMS) {
+        const { command, args } = shimCmd(kind, home, 'tools');
+        const r = await stdioRoute(kind, command, args, 'basic__echo', { text: 'hello' });
+        routes.push({ ...r, pids: { hop: r.pids.hop, engine: pid, server: childPid(pid, 'basic.mjs') } });
       }
-      record('shim start → first tools/list, engine warm (p50)', pct(xs, 50), 'ms', { limit: 300, text: '≤ 300 ms' });
+      routes[0]!.pids = { server: routes[0]!.pids.hop };
+      const peer = await peerRoute();
+      if (peer.route) routes.push(peer.route);
+      try {
+        const res = await interleaved('fixture echo', routes, { rounds: quick ? 4 : 12, perRound: quick ? 150 : 300, target: 2 });
+        dp50 = res.p50('direct');
+        sp50 = res.p50(mainShim);
+        if (peer.route) {
+          for (const kind of SHIMS) record(`mcp-hub p50 / ${kind} p50`, res.p50('mcp-hub') / res.p50(kind), 'x', { limit: 2.5, text: '≥ 2.5×', atLeast: true });
+        } else missing('mcp-hub (peer gateway)', peer.why!);
+        for (const r of routes) {
+          if (r.name.endsWith('shim')) record(`${r.name} RSS after the rounds`, rssMb(r.pids.hop!), 'MB', { limit: 10, text: '≤ 10 MB' });
+        }
+      } finally {
+        for (const r of routes) await r.client.close().catch(() => undefined);
+        peer.stop();
+      }
+
+      // The same against the reference server (server-everything's echo), whose own work per
+      // call is closer to a real server's.
+      const ref: Route[] = [await stdioRoute('direct', process.execPath, [EVERYTHING, 'stdio'], 'echo', { message: 'hello' })];
+      ref[0]!.pids = { server: ref[0]!.pids.hop };
+      for (const kind of SHIMS) {
+        const { command, args } = shimCmd(kind, home, 'ref');
+        const r = await stdioRoute(kind, command, args, 'everything__echo', { message: 'hello' });
+        ref.push({ ...r, pids: { hop: r.pids.hop, engine: pid, server: childPid(pid, EVERYTHING) } });
+      }
+      try {
+        await interleaved('reference echo', ref, { rounds: quick ? 3 : 8, perRound: quick ? 100 : 250, target: 2 });
+      } finally {
+        for (const r of ref) await r.client.close().catch(() => undefined);
+      }
+    }
+    if (!dp50) {
+      // Later targets need a direct and a shim round trip even when this section is skipped.
+      const d = await stdioRoute('direct', process.execPath, [path.join(FIX, 'basic.mjs')], 'echo', { text: 'hello' });
+      const { command, args } = shimCmd(mainShim, home, 'tools');
+      const sh = await stdioRoute(mainShim, command, args, 'basic__echo', { text: 'hello' });
+      await callBatch(d, 1000);
+      await callBatch(sh, 1000);
+      dp50 = median(await callBatch(d, 500));
+      sp50 = median(await callBatch(sh, 500));
+      await d.client.close();
+      await sh.client.close();
     }
 
-    // 4. Code mode.
-    const code = await stdioClient(process.execPath, shimArgs(home, 'code'));
+    // 2b. Sporadic calls, as a model makes them: one call every 200 ms, the routes taking
+    // turns, so that every process sleeps between calls (CPU caches, branch predictors and
+    // frequency scaling go cold; the JIT stays warm from section 2).
+    if (want('sporadic')) {
+      const routes: Route[] = [await stdioRoute('direct', process.execPath, [path.join(FIX, 'basic.mjs')], 'echo', { text: 'hello' })];
+      for (const kind of SHIMS) {
+        const { command, args } = shimCmd(kind, home, 'tools');
+        routes.push(await stdioRoute(kind, command, args, 'basic__echo', { text: 'hello' }));
+      }
+      const per = quick ? 10 : 40;
+      const xs = new Map<string, number[]>(routes.map((r) => [r.name, []]));
+      try {
+        for (const r of routes) await callBatch(r, 1000);
+        for (let i = 0; i < per * routes.length; i++) {
+          await new Promise((res) => setTimeout(res, 200));
+          const r = routes[i % routes.length]!;
+          xs.get(r.name)!.push(...(await callBatch(r, 1)));
+        }
+      } finally {
+        for (const r of routes) await r.client.close().catch(() => undefined);
+      }
+      const d = median(xs.get('direct')!);
+      record(`sporadic (1 call / 200 ms, ${per} per route): direct p50`, d, 'ms');
+      for (const kind of SHIMS) {
+        const v = median(xs.get(kind)!);
+        record(`sporadic: ${kind} p50`, v, 'ms');
+        record(`sporadic: ${kind} / direct (adds ${(v - d).toFixed(2)} ms)`, v / d, 'x', { limit: 2, text: '≤ 2×' });
+      }
+    }
+
+    // 3. Shim start → first tools/list with the engine running: spawn, initialize and its
+    // answer, notifications/initialized, tools/list and its answer, through a real SDK client.
+    if (want('start')) {
+      const xs = new Map<ShimKind, number[]>(SHIMS.map((k) => [k, []]));
+      for (let i = 0; i < (quick ? 5 : 15); i++) {
+        for (const kind of SHIMS) {
+          const { command, args } = shimCmd(kind, home, 'tools');
+          const t0 = performance.now();
+          const c = await stdioClient(command, args);
+          await c.listTools();
+          xs.get(kind)!.push(performance.now() - t0);
+          await c.close();
+        }
+      }
+      for (const kind of SHIMS) {
+        record(`${kind} start → first tools/list, engine warm (p50)`, pct(xs.get(kind)!, 50), 'ms', { limit: 20, text: '≤ 20 ms' });
+      }
+    }
+
+    // 4. Code mode, through the shim clients get.
+    if (want('code')) {
+    const cc = shimCmd(mainShim, home, 'code');
+    const code = await stdioClient(cc.command, cc.args);
     const execTimes: number[] = [];
     const inEngine: number[] = [];
     // A long-lived engine runs warm: let the JIT of the engine and the sandbox worker settle first.
@@ -195,7 +467,7 @@ async function main() {
     const runs = JSON.parse(execFileSync(process.execPath, [BIN, 'runs', '--json', '--limit', String(quick ? 50 : 200), '--profile', 'code', '--home', home], { encoding: 'utf8' })) as { durationMs: number; runEngineMs?: number }[];
     for (const r of runs) inEngine.push(r.durationMs);
     record('execute trivial code, in the engine (p50)', pct(inEngine, 50), 'ms', { limit: 1, text: '≤ 1 ms' });
-    record('execute trivial code, through the shim (p50)', pct(execTimes, 50), 'ms', { limit: sp50 + 1, text: `≤ shim p50 + 1 ms (${ms(sp50 + 1)})` });
+    record(`execute trivial code, through the ${mainShim} (p50)`, pct(execTimes, 50), 'ms', { limit: sp50 + 0.6, text: `≤ shim p50 + 0.6 ms (${ms(sp50 + 0.6)})` });
 
     {
       const xs: number[] = [];
@@ -207,9 +479,9 @@ async function main() {
         if ((r as CallToolResult).isError) throw new Error(runText(r));
         xs.push(performance.now() - t0);
       }
-      record('execute with 10 sequential calls, through the shim (p50)', pct(xs, 50), 'ms', {
-        limit: sp50 + 10 * dp50 + 3,
-        text: `≤ 10 × direct p50 + 3 ms + shim round trip (${ms(sp50 + 10 * dp50 + 3)})`,
+      record(`execute with 10 sequential calls, through the ${mainShim} (p50)`, pct(xs, 50), 'ms', {
+        limit: 10 * dp50 + 1.5,
+        text: `≤ 10 × direct p50 + 1.5 ms (${ms(10 * dp50 + 1.5)})`,
       });
     }
     {
@@ -223,9 +495,11 @@ async function main() {
       }
       record('Promise.all of 50 calls × 50 ms (p50)', pct(xs, 50), 'ms', { limit: 150, text: '≤ 150 ms' });
     }
+    await code.close();
+    }
 
     // 5. A spinning run must not slow other clients.
-    for (const spinners of [1, 2]) {
+    for (const spinners of want('spin') ? [1, 2] : []) {
       const other = await stdioClient(process.execPath, shimArgs(home, 'other'));
       const spinClients = await Promise.all(Array.from({ length: spinners }, () => stdioClient(process.execPath, shimArgs(home, 'spin'))));
       const spinning = spinClients.map((c) => c.callTool({ name: 'execute', arguments: { code: 'async () => { while (true) {} }' } }, undefined, { timeout: 30_000 }));
@@ -248,7 +522,7 @@ async function main() {
 
     // Load: 50 clients at once through their own shims, half on the tools surface and half
     // running code, each call echoing a unique token (checked: none lost, duplicated or crossed).
-    {
+    if (want('load')) {
       const CLIENTS = 50;
       const CALLS = quick ? 10 : 40;
       const clients = await Promise.all(
@@ -277,7 +551,7 @@ async function main() {
     }
 
     // 6. Catalog sizes: the GitHub catalog in each surface.
-    {
+    if (want('catalog')) {
       const t = await stdioClient(process.execPath, shimArgs(home, 'ghtools'));
       const c = await stdioClient(process.execPath, shimArgs(home, 'ghcode'));
       const tl = JSON.stringify((await t.listTools()).tools).length;
@@ -289,9 +563,6 @@ async function main() {
       await c.close();
     }
 
-    await direct.close();
-    await shim.close();
-    await code.close();
     void pid;
   } finally {
     try {
@@ -305,19 +576,31 @@ async function main() {
     rmSync(home, { recursive: true, force: true });
   }
 
-  // 7. Engine RSS idle with 3 servers: the first-run home (everything, memory, files; a tools
-  // and a code profile), after a client listed tools and ran code once.
-  {
+  // 7. Engine RSS with 3 servers: the first-run home (everything, memory, files; a tools and a
+  // code profile), idle after a client listed tools and ran code once, then after 1,000 runs.
+  if (want('memory')) {
     const fresh = mkdtempSync(path.join(os.tmpdir(), 'sb-bench-rss-'));
     try {
       const c = await stdioClient(process.execPath, shimArgs(fresh, 'demo-code'));
       await c.callTool({ name: 'execute', arguments: { code: 'async () => typeof everything' } });
-      await c.close();
       const epid = await waitEngine(fresh);
-      // Idle means settled: V8's memory reducer frees start-up garbage ~8 s after activity
-      // stops (measured here: 103 MB at 5 s, 84 MB from 10 s on, flat after).
-      await new Promise((r) => setTimeout(r, quick ? 5000 : 15_000));
-      record('engine RSS idle, 3 servers (first-run home)', rssMb(epid), 'MB', { limit: 100, text: '≤ 100 MB' });
+      // Idle means settled: V8's memory reducer shrinks the heaps some time after activity
+      // stops (its first look is 8 s after the last major GC; measured here after 1,000 runs:
+      // flat 111 MB up to 20 s, 90 MB from 30 s on, flat after), so the figure is taken at 30 s.
+      const settle = () => new Promise((r) => setTimeout(r, quick ? 10_000 : 30_000));
+      await settle();
+      record('engine RSS idle, 3 servers (first-run home)', rssMb(epid), 'MB', { limit: 90, text: '≤ 90 MB' });
+      // Runs that touch the sandbox the way models do: a tool call, a result, some garbage.
+      const src = 'async () => { const r = await everything.echo({ message: "m" }); return JSON.stringify(r).length + [1, 2, 3].map((x) => x * 2).join().length; }';
+      const runs = quick ? 300 : 1000;
+      for (let i = 0; i < runs; i++) {
+        const r = await c.callTool({ name: 'execute', arguments: { code: src } });
+        if ((r as CallToolResult).isError) throw new Error(runText(r));
+      }
+      const busy = rssMb(epid);
+      await settle();
+      record(`engine RSS after ${runs} code runs, settled (right after: ${busy.toFixed(1)} MB)`, rssMb(epid), 'MB', { limit: 100, text: '≤ 100 MB' });
+      await c.close();
       process.kill(epid, 'SIGTERM');
       await new Promise((r) => setTimeout(r, 1000));
     } finally {
@@ -326,7 +609,7 @@ async function main() {
   }
 
   // 8. Declarations and search for a 1,000-tool profile (in-process, pure code).
-  {
+  if (want('catalog1000')) {
     const servers = syntheticServers(1000);
     for (let i = 0; i < 3; i++) buildCodeCatalog(servers);
     const builds: number[] = [];
@@ -349,20 +632,24 @@ async function main() {
   }
 
   // 9. Result handles: keeping a cut result, and reading a page of it back (its own home).
-  await benchResultHandles(record, { quick });
+  if (want('handles')) await benchResultHandles(record, { quick });
 
   // 10. Search on plain-word queries: recall, and latency at 1,000 tools (pure code).
-  benchSearch(record, { quick });
+  if (want('search')) benchSearch(record, { quick });
 
   // Approvals and skills (issue 14), on a home and engine of their own.
-  await benchApprovalsSkills((metric, value) => record(metric, value, 'ms'), quick);
+  if (want('approvals')) await benchApprovalsSkills((metric, value) => record(metric, value, 'ms'), quick);
 
   const w = Math.max(...rows.map((r) => r.metric.length));
   console.log(`\nSwitchboard benchmark (${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}${quick ? ', quick' : ''})\n`);
   for (const r of rows) {
     console.log(`${r.metric.padEnd(w)}  ${r.value.padStart(12)}${r.target ? `   target ${r.target} ${r.ok ? 'ok' : 'MISSED'}` : ''}`);
   }
-  writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify({ time: new Date().toISOString(), results }, null, 2) + '\n');
+  // A run of some sections updates their figures and keeps the others'.
+  const file = path.join(ROOT, 'bench/results.json');
+  let kept: Record<string, number> = {};
+  if (only && existsSync(file)) kept = (JSON.parse(readFileSync(file, 'utf8')) as { results: Record<string, number> }).results;
+  writeFileSync(file, JSON.stringify({ time: new Date().toISOString(), ...(only && { sections: [...only] }), results: { ...kept, ...results } }, null, 2) + '\n');
 }
 
 void spawn;
