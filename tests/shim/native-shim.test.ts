@@ -155,6 +155,13 @@ describe.skipIf(NATIVE_SHIM_UNAVAILABLE)('the native shim', () => {
     }
   });
 
+  it('npm run build:native-shim says what to install when cargo is missing, and that the Node shim still works', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-native-shim.mjs'), '--out', path.join(app, 'never')], { encoding: 'utf8', env: { PATH: '' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/cargo was not found on PATH\. The native shim is built with Rust \(https:\/\/rustup\.rs.*no crates are downloaded\)\. Without it, client configs use the Node shim/);
+    expect(existsSync(path.join(app, 'never'))).toBe(false);
+  });
+
   it('ends when the client closes stdin before any engine answers', () => {
     const home = makeHome(CONFIG);
     const r = spawnSync(checkoutShim, ['shim', '--profile', 'p', '--home', home], { input: '', env: { PATH: '', SWITCHBOARD_ENGINE_COMMAND: JSON.stringify(['/bin/true']) }, timeout: 10_000 });
