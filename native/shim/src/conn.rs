@@ -118,7 +118,7 @@ mod win {
                 }
                 let mut ov = Overlapped { internal: 0, internal_high: 0, offset: 0, offset_high: 0, event };
                 let mut done: u32 = 0;
-                let mut ok = f(h, &mut done, &mut ov);
+                let mut ok = f(h, &mut done as *mut u32, &mut ov as *mut Overlapped);
                 if ok == 0 && GetLastError() == ERROR_IO_PENDING {
                     ok = GetOverlappedResult(h, &mut ov, &mut done, 1);
                 }
