@@ -654,3 +654,5 @@ async function main() {
 
 void spawn;
 await main();
+// A peer gateway's SSE client can leave a socket open; the figures are written, so end here.
+process.exit(0);
