@@ -123,6 +123,8 @@ export interface ClientInfo {
   problem?: string;
   /** Switchboard wrote this file and keeps a backup to restore. */
   canUndo: boolean;
+  /** What the user must do in the client after connecting (restart, enable the entry…). */
+  nextStep?: string;
 }
 
 export interface ClientWriteResult {
@@ -132,6 +134,8 @@ export interface ClientWriteResult {
   /** Copy of the file as it was before the write; null when there was none or nothing was written. */
   backup: string | null;
   via: 'file' | 'claude-cli';
+  /** What the added entry took the place of: nothing, Switchboard's own earlier entry, or one changed by hand. */
+  replaced?: 'none' | 'ours' | 'other';
 }
 
 /** One server of an import dry run, exactly as it would run (secret values left out). */

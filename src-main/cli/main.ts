@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   audit: () => import('./commands/audit.ts'),
   runs: () => import('./commands/runs.ts'),
   exec: () => import('./commands/exec.ts'),
+  clients: () => import('./commands/clients.ts'),
   connect: () => import('./commands/connect.ts'),
   disconnect: () => import('./commands/disconnect.ts'),
   import: () => import('./commands/import.ts'),
@@ -37,7 +38,8 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   runs [--json] [--profile P] [--limit N] · runs show ID [--json]
   audit [--json] [--limit N]       audit log, newest first
   config get|set|unset PATH [JSON] read or change config.json (validated, atomic)
-  connect CLIENT --profile P · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
+  clients [--json]                 every known client: config file, installed, connected profiles
+  connect CLIENT --profile P [--trust-folder DIR] · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
   doctor                           check how each server's command resolves
   secret set NAME · secret delete NAME   secrets for { "secret": NAME } values (value on stdin)
   login SERVER · logout SERVER    sign in to (or out of) a remote server that asks for it

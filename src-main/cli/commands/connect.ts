@@ -1,5 +1,8 @@
-// `switchboard connect CLIENT --profile P [--force]`: add the profile's shim entry to a client.
+// `switchboard connect CLIENT --profile P [--force] [--trust-folder DIR]`: add the profile's shim
+// entry to a client, then say exactly what is left to do in that client.
+import path from 'node:path';
 import { assertInstalled, assertKnownProfile, connectorFromArgs, requireProfileFlag } from '../../engine/clients/client-lookup.ts';
+import type { Connector, WriteOutcome } from '../../engine/clients/connector.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { SocketControlClient } from '../engine-client.ts';
@@ -7,25 +10,48 @@ import { homePaths } from '../../engine/home.ts';
 import { isLimitedClient } from '../../../src-shared/client-limits.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
+/** The first line of a connect's report: added, updated, or replaced someone else's entry. */
+export function connectSummary(c: Connector, profile: string, out: WriteOutcome): string {
+  const name = `"switchboard-${profile}"`;
+  const how =
+    out.replaced === 'other' ? `replaced the existing ${name} entry (it had been changed by hand or by another program) in`
+    : out.replaced === 'ours' ? `updated ${name} in`
+    : `added ${name} to`;
+  return `Connected ${c.displayName} to profile "${profile}": ${how} ${out.path}` + (out.via === 'claude-cli' ? ' (through the claude CLI)' : '') + '.\n';
+}
+
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags('connect', args, { profile: { type: 'string' }, force: { type: 'boolean' } });
+  const { values, positionals } = parseFlags('connect', args, {
+    profile: { type: 'string' },
+    force: { type: 'boolean' },
+    'trust-folder': { type: 'string' },
+  });
   const c = connectorFromArgs('connect', positionals, { home: ctx.home, env: ctx.env, platform: ctx.platform });
   const profile = requireProfileFlag('connect', values.profile);
   assertKnownProfile(profile, await ctx.profiles());
   // --force covers portable installs and clients installed after a fresh OS setup.
   if (!values.force) assertInstalled(c, `Install it first, or pass --force to create ${c.configPath()} anyway.`);
+  const trustDir = values['trust-folder'];
   const out = await c.connect(profile, ctx.shimEntry(profile));
   if (!out.changed) {
     ctx.stdout(`${c.displayName} is already connected to profile "${profile}" (${out.path}); nothing changed.\n`);
-    return 0;
+  } else {
+    ctx.stdout(connectSummary(c, profile, out) + (out.backup ? `Backup of the previous file: ${out.backup}\n` : ''));
   }
-  ctx.stdout(
-    `Connected ${c.displayName} to profile "${profile}": added "switchboard-${profile}" to ${out.path}` +
-      (out.via === 'claude-cli' ? ' (through the claude CLI)' : '') +
-      '.\n' +
-      (out.backup ? `Backup of the previous file: ${out.backup}\n` : '') +
-      `Restart ${c.displayName} to pick it up. To take it back: switchboard undo ${c.id}\n`,
-  );
+  if (trustDir !== undefined) {
+    const dir = path.resolve(trustDir);
+    const trusted = await c.trustFolder(dir);
+    ctx.stdout(trusted.changed ? `Trusted ${dir} in ${trusted.path}.\n` : `${dir} is already trusted in ${trusted.path}.\n`);
+  }
+  ctx.stdout(`Next: ${c.spec.nextStep}\n`);
+  const trustFile = c.trustFile();
+  if (trustFile && trustDir === undefined) {
+    ctx.stdout(
+      `${c.displayName} ignores MCP servers in folders it does not trust. To trust the folder you work in, run:\n` +
+        `  switchboard connect ${c.id} --profile ${profile} --trust-folder DIR   (adds DIR to ${trustFile})\n`,
+    );
+  }
+  if (out.changed) ctx.stdout(`To take it back: switchboard disconnect ${c.id} --profile ${profile} (or switchboard undo ${c.id})\n`);
   for (const w of await limitWarnings(ctx, c.id, profile)) ctx.stdout(`Warning: ${t(w)}\n`);
   return 0;
 }

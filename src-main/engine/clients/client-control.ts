@@ -60,7 +60,8 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
       displayName: c.displayName,
       installed: c.installed(),
       configPath: c.configPath(),
-      lookedAt: c.installMarkers(),
+      lookedAt: c.lookedAt(),
+      nextStep: c.spec.nextStep,
       canUndo: (await readClientState(deps.home, c.id)).lastWrite !== undefined,
     };
     let connected: string[];

@@ -15,7 +15,7 @@ export function assertInstalled(c: Connector, hint: string): void {
   if (c.installed()) return;
   throw new ClientFileError(
     'not-installed',
-    `${c.displayName} does not seem to be installed here: Switchboard looked for ${c.installMarkers().join(' and ')}. ${hint}`,
+    `${c.displayName} does not seem to be installed here: Switchboard looked for ${[...c.lookedAt(), ...c.programs().map((n) => `"${n}" on PATH`)].join(', ')}. ${hint}`,
   );
 }
 

@@ -25,6 +25,16 @@ export interface ClientSpec {
   bareUrlTransport?: 'http' | 'sse';
   /** Claude Code rewrites its own file constantly; its CLI is the safe writer when present. */
   cli?: 'claude';
+  /** Programs whose presence on PATH means the client is installed (CLIs that may not have made their folder yet). */
+  programs?: readonly string[];
+  /** OS application folders (macOS .app bundles, Windows install folders) that mean installed. */
+  apps?(e: ClientEnv): string[];
+  /** What the user must do in the client after a connect, in one or two sentences. */
+  nextStep: string;
+  /** Clients that ignore servers in folders the user has not trusted: their trust list (a JSON object of path → level). */
+  trust?: { file(e: ClientEnv): string; value: string };
+  /** Where the path and entry shape were checked (docs page or source). */
+  source: string;
 }
 
 function p(e: ClientEnv): path.PlatformPath {
@@ -69,7 +79,10 @@ function claudeDesktopDir(e: ClientEnv): string {
 
 const stdioEntry = (s: ShimEntry): Record<string, unknown> => ({ command: s.command, args: [...s.args] });
 
-function simple(id: string, displayName: string, rel: (e: ClientEnv) => string[]): ClientSpec {
+type SpecExtras = Partial<Omit<ClientSpec, 'id' | 'displayName' | 'configPath'>> & Pick<ClientSpec, 'source'>;
+
+/** A client with a `mcpServers` JSON file at a fixed place under the user's home. */
+function simple(id: string, displayName: string, rel: (e: ClientEnv) => string[], extra: SpecExtras): ClientSpec {
   return {
     id,
     displayName,
@@ -78,9 +91,38 @@ function simple(id: string, displayName: string, rel: (e: ClientEnv) => string[]
     configPath: (e) => p(e).join(userHome(e), ...rel(e)),
     installMarkers: (e) => [p(e).dirname(p(e).join(userHome(e), ...rel(e)))],
     entryFor: stdioEntry,
+    nextStep: `Restart ${displayName} to pick it up.`,
+    ...extra,
   };
 }
 
+/** macOS app bundles and Windows per-user/per-machine install folders of a desktop app. */
+function appFolders(e: ClientEnv, mac: string, win: string[]): string[] {
+  if (e.platform === 'darwin') return [`/Applications/${mac}.app`, p(e).join(userHome(e), 'Applications', `${mac}.app`)];
+  if (e.platform === 'win32') {
+    return win.flatMap((w) => [p(e).join(localAppData(e), 'Programs', w), ...(e.env.ProgramFiles ? [p(e).join(e.env.ProgramFiles, w)] : [])]);
+  }
+  return [];
+}
+
+/** A VS Code extension that keeps its own server list in VS Code's globalStorage. */
+function vscodeExtension(id: string, displayName: string, extensionId: string, file: string, source: string): ClientSpec {
+  const dir = (e: ClientEnv) => p(e).join(electronAppDir(e, 'Code'), 'User', 'globalStorage', extensionId);
+  return {
+    id,
+    displayName,
+    format: 'json',
+    container: ['mcpServers'],
+    configPath: (e) => p(e).join(dir(e), 'settings', file),
+    installMarkers: (e) => [dir(e)],
+    entryFor: stdioEntry,
+    // These extensions watch their settings file: no restart, but the server shows in their MCP view.
+    nextStep: `Open ${displayName}'s MCP Servers view in VS Code and check that the entry is enabled (it reloads the file by itself).`,
+    source,
+  };
+}
+
+// Where each entry below was checked. Paths are the user-level (global) file of each client.
 export const CLIENT_SPECS: readonly ClientSpec[] = [
   {
     id: 'claude-desktop',
@@ -89,9 +131,17 @@ export const CLIENT_SPECS: readonly ClientSpec[] = [
     container: ['mcpServers'],
     configPath: (e) => p(e).join(claudeDesktopDir(e), 'claude_desktop_config.json'),
     installMarkers: (e) => [claudeDesktopDir(e)],
+    apps: (e) => appFolders(e, 'Claude', ['AnthropicClaude']),
     entryFor: stdioEntry,
+    nextStep: 'Quit Claude Desktop completely (from the menu bar or tray, not just the window) and open it again.',
+    source: 'modelcontextprotocol.io/quickstart/user; MSIX path: the app\'s own LocalCache redirection',
   },
-  simple('cursor', 'Cursor', () => ['.cursor', 'mcp.json']),
+  simple('cursor', 'Cursor', () => ['.cursor', 'mcp.json'], {
+    programs: ['cursor', 'cursor-agent'],
+    apps: (e) => appFolders(e, 'Cursor', ['cursor']),
+    nextStep: 'Open Cursor Settings → MCP (Tools & Integrations) and check that the entry is switched on; restart Cursor if it does not show.',
+    source: 'docs.cursor.com/context/mcp (global ~/.cursor/mcp.json)',
+  }),
   {
     id: 'vscode',
     displayName: 'VS Code',
@@ -99,7 +149,11 @@ export const CLIENT_SPECS: readonly ClientSpec[] = [
     container: ['servers'],
     configPath: (e) => p(e).join(electronAppDir(e, 'Code'), 'User', 'mcp.json'),
     installMarkers: (e) => [p(e).join(electronAppDir(e, 'Code'), 'User')],
+    programs: ['code'],
+    apps: (e) => appFolders(e, 'Visual Studio Code', ['Microsoft VS Code']),
     entryFor: (s) => ({ type: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'In VS Code run "MCP: List Servers", pick the entry and choose Start (VS Code asks you to trust it the first time); use it from Copilot Chat in Agent mode.',
+    source: 'code.visualstudio.com/docs/copilot/customization/mcp-servers (user mcp.json, "servers")',
   },
   {
     id: 'claude-code',
@@ -110,18 +164,41 @@ export const CLIENT_SPECS: readonly ClientSpec[] = [
     installMarkers: (e) => [p(e).join(userHome(e), '.claude.json'), p(e).join(userHome(e), '.claude')],
     entryFor: (s) => ({ type: 'stdio', command: s.command, args: [...s.args], env: {} }),
     cli: 'claude',
+    nextStep: 'Start a new Claude Code session; /mcp lists the entry.',
+    source: 'docs.anthropic.com/en/docs/claude-code/mcp (user scope in ~/.claude.json; claude mcp add-json)',
   },
-  simple('windsurf', 'Windsurf', () => ['.codeium', 'windsurf', 'mcp_config.json']),
-  simple('lmstudio', 'LM Studio', () => ['.lmstudio', 'mcp.json']),
-  { ...simple('gemini-cli', 'Gemini CLI', () => ['.gemini', 'settings.json']), bareUrlTransport: 'sse' },
+  simple('windsurf', 'Windsurf', () => ['.codeium', 'windsurf', 'mcp_config.json'], {
+    apps: (e) => appFolders(e, 'Windsurf', ['Windsurf']),
+    programs: ['windsurf'],
+    nextStep: 'Open Cascade\'s MCP panel in Windsurf and press Refresh (or restart Windsurf).',
+    source: 'docs.windsurf.com/windsurf/cascade/mcp (~/.codeium/windsurf/mcp_config.json)',
+  }),
+  simple('lmstudio', 'LM Studio', () => ['.lmstudio', 'mcp.json'], {
+    programs: ['lms'],
+    apps: (e) => appFolders(e, 'LM Studio', ['LM Studio']),
+    nextStep: 'LM Studio reloads mcp.json by itself; enable the entry under Program → Integrations in a chat.',
+    source: 'lmstudio.ai/docs/app/plugins/mcp (~/.lmstudio/mcp.json)',
+  }),
+  {
+    ...simple('gemini-cli', 'Gemini CLI', () => ['.gemini', 'settings.json'], {
+      programs: ['gemini'],
+      nextStep: 'Start a new Gemini CLI session in a folder you trust: Gemini CLI ignores MCP servers in untrusted folders.',
+      source: 'github.com/google-gemini/gemini-cli docs/tools/mcp-server.md and docs/cli/trusted-folders.md',
+      trust: { file: (e) => p(e).join(userHome(e), '.gemini', 'trustedFolders.json'), value: 'TRUST_FOLDER' },
+    }),
+    bareUrlTransport: 'sse',
+  },
   {
     id: 'codex',
     displayName: 'Codex CLI',
     format: 'toml',
     container: ['mcp_servers'],
-    configPath: (e) => p(e).join(e.env.CODEX_HOME || p(e).join(userHome(e), '.codex'), 'config.toml'),
-    installMarkers: (e) => [e.env.CODEX_HOME || p(e).join(userHome(e), '.codex')],
+    configPath: (e) => p(e).join(codexHome(e), 'config.toml'),
+    installMarkers: (e) => [codexHome(e)],
+    programs: ['codex'],
     entryFor: stdioEntry,
+    nextStep: 'Start a new Codex session; /mcp lists the entry.',
+    source: 'github.com/openai/codex docs/config.md ([mcp_servers.NAME] in $CODEX_HOME/config.toml)',
   },
   {
     id: 'zed',
@@ -130,9 +207,146 @@ export const CLIENT_SPECS: readonly ClientSpec[] = [
     container: ['context_servers'],
     configPath: (e) => p(e).join(zedDir(e), 'settings.json'),
     installMarkers: (e) => [zedDir(e)],
+    programs: ['zed'],
+    apps: (e) => appFolders(e, 'Zed', ['Zed']),
     entryFor: (s) => ({ source: 'custom', command: s.command, args: [...s.args], env: {} }),
+    nextStep: 'Zed reloads its settings by itself; check the entry\'s dot in the Agent panel\'s settings.',
+    source: 'zed.dev/docs/ai/mcp ("context_servers" in settings.json)',
   },
+  {
+    id: 'vscode-insiders',
+    displayName: 'VS Code Insiders',
+    format: 'json',
+    container: ['servers'],
+    configPath: (e) => p(e).join(electronAppDir(e, 'Code - Insiders'), 'User', 'mcp.json'),
+    installMarkers: (e) => [p(e).join(electronAppDir(e, 'Code - Insiders'), 'User')],
+    programs: ['code-insiders'],
+    apps: (e) => appFolders(e, 'Visual Studio Code - Insiders', ['Microsoft VS Code Insiders']),
+    entryFor: (s) => ({ type: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'In VS Code Insiders run "MCP: List Servers", pick the entry and choose Start (it asks you to trust it the first time).',
+    source: 'code.visualstudio.com MCP docs; the Insiders build keeps its user folder under "Code - Insiders"',
+  },
+  vscodeExtension('cline', 'Cline', 'saoudrizwan.claude-dev', 'cline_mcp_settings.json', 'docs.cline.bot/mcp/configuring-mcp-servers (globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json)'),
+  vscodeExtension('roo-code', 'Roo Code', 'rooveterinaryinc.roo-cline', 'mcp_settings.json', 'docs.roocode.com/features/mcp/using-mcp-in-roo (global mcp_settings.json in globalStorage/rooveterinaryinc.roo-cline/settings)'),
+  vscodeExtension('kilo-code', 'Kilo Code', 'kilocode.kilo-code', 'mcp_settings.json', 'kilo.ai/docs/automate/mcp/using-in-kilo-code (global mcp_settings.json in VS Code globalStorage)'),
+  {
+    id: 'visual-studio',
+    displayName: 'Visual Studio',
+    format: 'json',
+    container: ['servers'],
+    // Visual Studio exists only on Windows; elsewhere the path is shown but never detected as installed.
+    configPath: (e) => p(e).join(userHome(e), '.mcp.json'),
+    installMarkers: (e) =>
+      e.platform === 'win32'
+        ? [e.env['ProgramFiles'], e.env['ProgramFiles(x86)']].filter((d): d is string => !!d).map((d) => p(e).join(d, 'Microsoft Visual Studio'))
+        : [],
+    entryFor: (s) => ({ type: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'In Visual Studio open Copilot Chat, switch to Agent mode and enable the entry\'s tools in the tools list (17.14 or later).',
+    source: 'learn.microsoft.com/visualstudio/ide/mcp-servers (%USERPROFILE%\\.mcp.json, "servers")',
+  },
+  {
+    id: 'copilot-cli',
+    displayName: 'GitHub Copilot CLI',
+    format: 'json',
+    container: ['mcpServers'],
+    configPath: (e) => p(e).join(e.env.COPILOT_HOME || p(e).join(userHome(e), '.copilot'), 'mcp-config.json'),
+    installMarkers: (e) => [e.env.COPILOT_HOME || p(e).join(userHome(e), '.copilot')],
+    programs: ['copilot'],
+    // Copilot CLI wants a type and an explicit tool list; "*" lets the profile decide what is offered.
+    entryFor: (s) => ({ type: 'local', command: s.command, args: [...s.args], tools: ['*'] }),
+    nextStep: 'Start a new copilot session; /mcp show lists the entry.',
+    source: 'docs.github.com/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers (~/.copilot/mcp-config.json, COPILOT_HOME)',
+  },
+  simple('qwen-code', 'Qwen Code', () => ['.qwen', 'settings.json'], {
+    programs: ['qwen'],
+    nextStep: 'Start a new Qwen Code session (qwen); /mcp lists the entry.',
+    source: 'qwenlm.github.io/qwen-code-docs/en/users/features/mcp (user scope ~/.qwen/settings.json, "mcpServers"); trust list ~/.qwen/trustedFolders.json as Gemini CLI',
+    trust: { file: (e) => p(e).join(userHome(e), '.qwen', 'trustedFolders.json'), value: 'TRUST_FOLDER' },
+  }),
+  simple('kiro', 'Kiro', () => ['.kiro', 'settings', 'mcp.json'], {
+    installMarkers: (e) => [p(e).join(userHome(e), '.kiro')],
+    programs: ['kiro', 'kiro-cli'],
+    apps: (e) => appFolders(e, 'Kiro', ['Kiro']),
+    nextStep: 'Kiro reloads mcp.json by itself; check the entry in the Kiro panel\'s MCP Servers list (Kiro CLI: start a new chat).',
+    source: 'kiro.dev/docs/mcp/configuration and kiro.dev/docs/cli/chat/configuration (~/.kiro/settings/mcp.json)',
+  }),
+  simple('amazon-q', 'Amazon Q Developer', () => ['.aws', 'amazonq', 'mcp.json'], {
+    programs: ['q', 'qchat'],
+    nextStep: 'Start a new "q chat" session, or reload the Amazon Q panel in your IDE; the entry is read from mcp.json while useLegacyMcpJson is on (the default).',
+    source: 'docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html (global ~/.aws/amazonq/mcp.json)',
+  }),
+  {
+    ...simple('amp', 'Amp', () => ['.config', 'amp', 'settings.json'], {
+      programs: ['amp'],
+      nextStep: 'Start a new Amp thread (amp in the terminal, or reload the Amp extension).',
+      source: 'ampcode.com/manual ("amp.mcpServers" in ~/.config/amp/settings.json, %USERPROFILE%\\.config\\amp on Windows)',
+    }),
+    // Amp keeps settings as flat dotted keys: the servers object is the top-level key "amp.mcpServers".
+    container: ['amp.mcpServers'],
+  },
+  {
+    id: 'opencode',
+    displayName: 'opencode',
+    format: 'json',
+    container: ['mcp'],
+    configPath: (e) => {
+      const dir = p(e).join(userHome(e), '.config', 'opencode');
+      const jsonc = p(e).join(dir, 'opencode.jsonc');
+      return existsSync(jsonc) ? jsonc : p(e).join(dir, 'opencode.json');
+    },
+    installMarkers: (e) => [p(e).join(userHome(e), '.config', 'opencode')],
+    programs: ['opencode'],
+    // opencode takes the command and its arguments as one array and rejects unknown keys.
+    entryFor: (s) => ({ type: 'local', command: [s.command, ...s.args], enabled: true }),
+    nextStep: 'Start a new opencode session; "opencode mcp list" shows the entry.',
+    source: 'opencode.ai/docs/config and opencode.ai/docs/mcp-servers (~/.config/opencode/opencode.json, "mcp", type "local")',
+  },
+  {
+    ...simple('antigravity', 'Antigravity', () => ['.gemini', 'config', 'mcp_config.json'], {
+      programs: ['agy', 'antigravity'],
+      apps: (e) => appFolders(e, 'Antigravity', ['Antigravity']),
+      nextStep: 'In Antigravity open the agent panel\'s "…" → MCP Servers → Manage MCP Servers and press Refresh.',
+      source: 'antigravity.google/docs (Antigravity 2.0: ~/.gemini/config/mcp_config.json; 1.x: ~/.gemini/antigravity/mcp_config.json)',
+    }),
+    // Antigravity 1.x read ~/.gemini/antigravity; 2.0 moved to ~/.gemini/config. Use the one in use.
+    configPath: (e) => {
+      const legacy = p(e).join(userHome(e), '.gemini', 'antigravity', 'mcp_config.json');
+      const current = p(e).join(userHome(e), '.gemini', 'config', 'mcp_config.json');
+      return !existsSync(current) && existsSync(legacy) ? legacy : current;
+    },
+    installMarkers: (e) => [p(e).join(userHome(e), '.gemini', 'config'), p(e).join(userHome(e), '.gemini', 'antigravity')],
+  },
+  simple('factory-droid', 'Factory Droid', () => ['.factory', 'mcp.json'], {
+    programs: ['droid'],
+    entryFor: (s) => ({ type: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'Start a new droid session; /mcp lists the entry.',
+    source: 'docs.factory.ai/cli/configuration/mcp (user ~/.factory/mcp.json, "mcpServers", type stdio)',
+  }),
+  {
+    ...simple('kimi-code', 'Kimi Code CLI', () => ['.kimi-code', 'mcp.json'], {
+      programs: ['kimi-code'],
+      nextStep: 'Start a new Kimi Code session; /mcp shows the entry.',
+      source: 'moonshotai.github.io/kimi-code/zh/customization/mcp (~/.kimi-code/mcp.json or $KIMI_CODE_HOME/mcp.json)',
+    }),
+    configPath: (e) => p(e).join(e.env.KIMI_CODE_HOME || p(e).join(userHome(e), '.kimi-code'), 'mcp.json'),
+    installMarkers: (e) => [e.env.KIMI_CODE_HOME || p(e).join(userHome(e), '.kimi-code')],
+  },
+  simple('junie', 'JetBrains Junie', () => ['.junie', 'mcp', 'mcp.json'], {
+    installMarkers: (e) => [p(e).join(userHome(e), '.junie')],
+    programs: ['junie'],
+    nextStep: 'In your JetBrains IDE open Settings → Tools → Junie → MCP Settings and check the entry (Junie CLI: start a new session).',
+    source: 'junie.jetbrains.com/docs/junie-cli-mcp-configuration.html (user ~/.junie/mcp/mcp.json, "mcpServers")',
+  }),
+  simple('auggie', 'Augment Auggie CLI', () => ['.augment', 'settings.json'], {
+    programs: ['auggie'],
+    nextStep: 'Start a new auggie session; "auggie mcp list" shows the entry.',
+    source: 'augmentcode.com/changelog/auggie-cli-0-5-4-release-notes and docs.augmentcode.com/cli/integrations (~/.augment/settings.json, "mcpServers")',
+  }),
 ];
+
+function codexHome(e: ClientEnv): string {
+  return e.env.CODEX_HOME || p(e).join(userHome(e), '.codex');
+}
 
 function zedDir(e: ClientEnv): string {
   return e.platform === 'win32' ? p(e).join(appData(e), 'Zed') : p(e).join(xdgConfig(e), 'zed');

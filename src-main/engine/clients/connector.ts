@@ -45,6 +45,11 @@ export interface WriteOutcome {
   changed: boolean;
   backup: string | null;
   via: 'file' | 'claude-cli';
+  /**
+   * What the added entry took the place of: nothing ('none'), the entry Switchboard wrote last time
+   * ('ours', an update), or an entry someone else wrote or edited by hand ('other').
+   */
+  replaced?: 'none' | 'ours' | 'other';
 }
 
 /** Finds an executable on `env`'s PATH the way a shell would; null when absent. */
@@ -89,8 +94,21 @@ export class Connector {
     return this.spec.installMarkers(this.opts);
   }
 
+  /** Folders that count as "installed": the client's config folders and its OS app folders. */
+  lookedAt(): string[] {
+    return [...this.installMarkers(), ...(this.spec.apps?.(this.opts) ?? [])];
+  }
+
+  /** Programs whose presence on PATH counts as "installed". */
+  programs(): string[] {
+    return [...(this.spec.programs ?? []), ...(this.spec.cli ? [this.spec.cli] : [])];
+  }
+
   installed(): boolean {
-    return this.installMarkers().some((m) => existsSync(m)) || (this.spec.cli !== undefined && this.cliPath() !== null);
+    if (this.installMarkers().some((m) => existsSync(m))) return true;
+    if ((this.spec.apps?.(this.opts) ?? []).some((m) => existsSync(m))) return true;
+    // A CLI that was installed but never run has no folder yet (codex creates ~/.codex on first run).
+    return this.programs().some((n) => findOnPath(n, this.opts) !== null);
   }
 
   private cliPath(): string | null {
@@ -186,6 +204,10 @@ export class Connector {
     if (!needsAdd && toRemove.length === 0) {
       return { path: file.path, changed: false, backup: null, via: 'file' };
     }
+    const prior = addName !== null ? current[addName] : undefined;
+    const priorRecord = change.add ? state.entries[change.add.profile] : undefined;
+    const replaced: WriteOutcome['replaced'] =
+      prior === undefined ? 'none' : priorRecord && isDeepStrictEqual(prior, priorRecord.entry) ? 'ours' : 'other';
 
     const expect: Record<string, unknown> = {};
     for (const n of toRemove) expect[n] = undefined;
@@ -217,7 +239,7 @@ export class Connector {
       next.entries[change.add.profile] = { entry: addEntry, created: prev && current[addName!] !== undefined ? prev.created : created };
     }
     await writeClientState(this.opts.home, this.id, next);
-    return { path: file.path, changed: true, backup: record.backup, via: cli ? 'claude-cli' : 'file' };
+    return { path: file.path, changed: true, backup: record.backup, via: cli ? 'claude-cli' : 'file', ...(change.add ? { replaced } : {}) };
   }
 
   private async applyWithCli(
@@ -250,13 +272,64 @@ export class Connector {
     return { file: file.path, sha256: sha256(after.bytes), backup, time: new Date().toISOString() };
   }
 
+  /** The client's folder-trust list, when it has one (Gemini CLI, Qwen Code). */
+  trustFile(): string | null {
+    return this.spec.trust?.file(this.opts) ?? null;
+  }
+
+  /** Whether `dir` is listed as trusted (exactly, or through a TRUST_PARENT entry on its parent). */
+  async isTrusted(dir: string): Promise<boolean> {
+    const f = this.trustFile();
+    if (!f) return true;
+    const entries = readEntries((await readClientFile(f)).text, [], f) ?? {};
+    const pth = this.opts.platform === 'win32' ? path.win32 : path.posix;
+    if (entries[dir] === 'TRUST_FOLDER' || entries[dir] === 'TRUST_PARENT') return true;
+    return Object.entries(entries).some(([k, v]) => v === 'TRUST_PARENT' && pth.dirname(dir) === k);
+  }
+
+  /**
+   * Adds `dir` to the trust list the same byte-preserving way as an entry. Kept apart from
+   * connect's write record: undo of the MCP file never touches the trust list.
+   */
+  async trustFolder(dir: string): Promise<WriteOutcome> {
+    const t = this.spec.trust;
+    if (!t) throw new ClientFileError('unsupported-layout', `${this.displayName} has no folder-trust list.`);
+    const pth = this.opts.platform === 'win32' ? path.win32 : path.posix;
+    if (!pth.isAbsolute(dir)) throw new ClientFileError('unsupported-layout', `The folder to trust must be an absolute path; got "${dir}".`);
+    const file = await readClientFile(t.file(this.opts));
+    if ((readEntries(file.text, [], file.path) ?? {})[dir] === t.value) return { path: file.path, changed: false, backup: null, via: 'file' };
+    const { text } = setEntry(file.text, [], dir, t.value, { eol: file.eol, indent: file.indent }, file.path);
+    const record = await writeClientFile(file, text, {
+      home: this.opts.home,
+      client: `${this.id}-trust`,
+      verify: (after) => ((readEntries(after, [], file.path) ?? {})[dir] === t.value ? null : `"${dir}" is not listed`),
+    });
+    return { path: file.path, changed: true, backup: record.backup, via: 'file' };
+  }
+
   /** Restores the file from the backup taken before Switchboard's last write. */
   async undo(): Promise<{ path: string; restoredFrom: string | null }> {
     const state = await readClientState(this.opts.home, this.id);
     if (!state.lastWrite) {
-      throw new ClientFileError('nothing-to-undo', `Switchboard has no write to ${this.displayName}'s config to undo.`);
+      throw new ClientFileError(
+        'nothing-to-undo',
+        `Switchboard has no write to ${this.displayName}'s config to undo (undo restores only the backup of Switchboard's own last write). ` +
+          `To remove an entry, run: switchboard disconnect ${this.id} --profile NAME`,
+      );
     }
-    await restoreBackup(state.lastWrite);
+    try {
+      await restoreBackup(state.lastWrite);
+    } catch (err) {
+      if (err instanceof ClientFileError && err.reason === 'changed-since-write') {
+        const profiles = Object.keys(state.entries);
+        throw new ClientFileError(
+          'changed-since-write',
+          `${err.message} To take Switchboard's entry out and keep everything else, run: ` +
+            (profiles.length ? profiles.map((pr) => `switchboard disconnect ${this.id} --profile ${pr}`).join(' and ') : `switchboard disconnect ${this.id} --profile NAME`),
+        );
+      }
+      throw err;
+    }
     let present: Record<string, unknown> = {};
     try {
       present = await this.readServers();

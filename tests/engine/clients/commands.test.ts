@@ -1,6 +1,6 @@
 // The client commands run in-process with a CliContext over a temp home; config.json edits go
 // straight to the file (the real context routes them through the engine's store).
-import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toErrorData } from '../../../src-shared/errors.ts';
@@ -10,7 +10,8 @@ import { run as disconnect } from '../../../src-main/cli/commands/disconnect.ts'
 import { run as importCmd } from '../../../src-main/cli/commands/import.ts';
 import { run as undo } from '../../../src-main/cli/commands/undo.ts';
 import { checkoutNativeShim, defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
-import { tempUser, type TempUser } from './helpers.ts';
+import { FIXTURES, singleInsertion, tempUser, type TempUser } from './helpers.ts';
+import { run as clientsCmd } from '../../../src-main/cli/commands/clients.ts';
 
 let u: TempUser;
 let out: string;
@@ -105,6 +106,62 @@ describe('connect / disconnect / undo commands', () => {
     expect(existsSync(path.join(u.userHome, '.codeium', 'windsurf', 'mcp_config.json'))).toBe(true);
   });
 
+  it('says "replaced" when the entry it overwrote had been edited by hand, "updated" when it was its own', async () => {
+    const file = u.place('cursor', 'several-servers.json');
+    expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
+    expect(out).toContain('added "switchboard-demo" to');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"shim"', '"shim", "--hand-edited"'));
+    out = '';
+    expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
+    expect(out).toContain('replaced the existing "switchboard-demo" entry (it had been changed by hand or by another program)');
+    expect(out).not.toContain('added');
+    // An entry someone else wrote under our name, with no record of ours, is also a replacement.
+    const other = u.place('windsurf', 'several-servers.json');
+    writeFileSync(other, readFileSync(other, 'utf8').replace('"mcpServers": {', '"mcpServers": {\n    "switchboard-demo": { "command": "old" },'));
+    out = '';
+    expect(await connect(['windsurf', '--profile', 'demo'], ctx)).toBe(0);
+    expect(out).toContain('replaced the existing "switchboard-demo" entry');
+  });
+
+  it('says what to do next in the client, and offers to trust a folder for Gemini CLI', async () => {
+    u.place('cursor', 'several-servers.json');
+    expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
+    expect(out).toContain('Next: Open Cursor Settings');
+    out = '';
+    const trust = path.join(u.userHome, '.gemini', 'trustedFolders.json');
+    u.place('gemini-cli', 'several-servers.json');
+    expect(await connect(['gemini-cli', '--profile', 'demo'], ctx)).toBe(0);
+    expect(out).toContain('Next: Start a new Gemini CLI session in a folder you trust');
+    expect(out).toContain(`switchboard connect gemini-cli --profile demo --trust-folder DIR   (adds DIR to ${trust})`);
+    expect(existsSync(trust)).toBe(false);
+
+    copyFileSync(path.join(FIXTURES, 'gemini-trustedFolders.json'), trust);
+    const before = readFileSync(trust, 'utf8');
+    const work = path.join(u.root, 'my project');
+    out = '';
+    expect(await connect(['gemini-cli', '--profile', 'demo', '--trust-folder', work], ctx)).toBe(0);
+    expect(out).toContain(`Trusted ${work} in ${trust}`);
+    const after = readFileSync(trust, 'utf8');
+    // Byte-preserving: CRLF and tabs kept, one entry appended, nothing else touched.
+    expect(singleInsertion(before, after)).toBe(`,\r\n\t${JSON.stringify(work)}: "TRUST_FOLDER"`);
+    expect(await u.connector('gemini-cli').isTrusted(work)).toBe(true);
+    out = '';
+    expect(await connect(['gemini-cli', '--profile', 'demo', '--trust-folder', work], ctx)).toBe(0);
+    expect(out).toContain('is already trusted');
+    // Undo of the MCP file never touches the trust list.
+    expect(readFileSync(trust, 'utf8')).toBe(after);
+  });
+
+  it('undo refusals point to disconnect', async () => {
+    expect((await fails(undo(['cursor'], ctx))).message).toContain('switchboard disconnect cursor --profile NAME');
+    const file = u.place('cursor', 'several-servers.json');
+    await connect(['cursor', '--profile', 'demo'], ctx);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Ctrl+Space', 'Ctrl+Alt+Space'));
+    const e = await fails(undo(['cursor'], ctx));
+    expect(e.message).toContain('was changed after Switchboard');
+    expect(e.message).toContain('switchboard disconnect cursor --profile demo');
+  });
+
   it('requires --profile and one client', async () => {
     expect((await fails(connect(['cursor'], ctx))).code).toBe('bad-request');
     expect((await fails(connect(['--profile', 'demo'], ctx))).code).toBe('bad-request');
@@ -165,5 +222,30 @@ describe('import command', () => {
     u.place('cursor', 'invalid.json');
     expect((await fails(importCmd(['cursor'], ctx))).message).toMatch(/not valid JSON \(line 4, column 5/);
     expect((await fails(importCmd(['lmstudio'], ctx))).message).toMatch(/LM Studio does not seem to be installed/);
+  });
+});
+
+describe('clients command', () => {
+  it('lists every known client with its path, installed state and connected profiles', async () => {
+    u.place('cursor', 'several-servers.json');
+    await connect(['cursor', '--profile', 'demo'], ctx);
+    out = '';
+    expect(await clientsCmd(['--json'], ctx)).toBe(0);
+    const list = JSON.parse(out) as { id: string; name: string; configPath: string; installed: boolean; connected: string[] }[];
+    expect(list.length).toBeGreaterThanOrEqual(25);
+    expect(list.find((c) => c.id === 'cursor')).toEqual({
+      id: 'cursor',
+      name: 'Cursor',
+      configPath: path.join(u.userHome, '.cursor', 'mcp.json'),
+      installed: true,
+      connected: ['demo'],
+    });
+    expect(list.find((c) => c.id === 'zed')).toMatchObject({ installed: false, connected: [] });
+    for (const c of list) expect(Object.keys(c).sort()).toEqual(['configPath', 'connected', 'id', 'installed', 'name']);
+    u.place('windsurf', 'invalid.json');
+    out = '';
+    expect(await clientsCmd([], ctx)).toBe(0);
+    expect(out).toMatch(/cursor\s+Cursor · connected: demo/);
+    expect(out).toMatch(/windsurf\s+Windsurf · unreadable: .*not valid JSON/);
   });
 });

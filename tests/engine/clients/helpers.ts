@@ -61,3 +61,27 @@ export const SHIM = {
   command: '/opt/Switch Board/node',
   args: ['/opt/Switch Board/bin/switchboard.mjs', 'shim', '--profile', 'demo'],
 };
+
+/**
+ * Starts a real MCP client (SDK Client over stdio) exactly as a client app would from its entry,
+ * and returns the tool names once `expect` is listed (the engine may still be starting upstream).
+ */
+export async function toolsFromEntry(
+  launch: { command: string; args: string[]; env?: Record<string, string> },
+  cwd: string,
+  expectTool: string,
+): Promise<string[]> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { getDefaultEnvironment, StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { waitFor } = await import('../../helpers/home.ts');
+  const client = new Client({ name: 'entry-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: launch.command, args: launch.args, env: { ...getDefaultEnvironment(), ...launch.env }, cwd, stderr: 'pipe' }));
+  try {
+    return await waitFor(async () => {
+      const n = (await client.listTools()).tools.map((t) => t.name);
+      return n.includes(expectTool) && n;
+    }, 20_000, `${expectTool} to be listed`);
+  } finally {
+    await client.close();
+  }
+}

@@ -6,10 +6,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanupHomes, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
+import { BIN, cleanupHomes, fixtureServer, makeHome } from '../../helpers/home.ts';
+import { toolsFromEntry } from './helpers.ts';
 
 const run = promisify(execFile);
 const userHome = mkdtempSync(path.join(os.tmpdir(), 'sb-real-client-user-'));
@@ -35,24 +34,6 @@ describe('a client started from the entry we wrote', () => {
     const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers['switchboard-demo'] as { command: string; args: string[]; env?: Record<string, string> };
     expect(path.isAbsolute(entry.command)).toBe(true);
 
-    const c = new Client({ name: client, version: '1.0.0' });
-    const transport = new StdioClientTransport({
-      command: entry.command,
-      args: entry.args,
-      env: { ...getDefaultEnvironment(), ...entry.env },
-      cwd: elsewhere,
-      stderr: 'pipe',
-    });
-    await c.connect(transport);
-    try {
-      // The first client may arrive while the engine is still starting the upstream server.
-      const names = await waitFor(async () => {
-        const n = (await c.listTools()).tools.map((t) => t.name);
-        return n.includes('basic__echo') && n;
-      }, 20_000, 'basic__echo to be listed');
-      expect(names).toContain('basic__echo');
-    } finally {
-      await c.close();
-    }
+    expect(await toolsFromEntry({ command: entry.command, args: entry.args, env: entry.env }, elsewhere, 'basic__echo')).toContain('basic__echo');
   });
 });
