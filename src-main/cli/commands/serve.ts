@@ -2,6 +2,7 @@
 import { Engine } from '../../engine/engine.ts';
 import { EngineRunningError } from '../../engine/engine-files.ts';
 import { homePaths } from '../../engine/home.ts';
+import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 
@@ -13,8 +14,15 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     engine = await Engine.start({ home: ctx.home, port, log: (l) => ctx.stderr(`[engine] ${l}\n`) });
   } catch (err) {
     if (err instanceof EngineRunningError) {
+      // Usually an engine a client's shim started: serving it is what the user wanted anyway.
+      const ui = await runningUiAddress(ctx.home);
+      if (ui) {
+        ctx.stdout(`Switchboard is already running (pid ${err.pid}): ${ui}\n`);
+        ctx.stdout(`Home: ${ctx.home}\n`);
+        return 0;
+      }
       ctx.stderr(
-        `switchboard: an engine (pid ${err.pid}) already serves ${ctx.home}. Stop it first, or run \`switchboard status\` for its address.\n`,
+        `switchboard: an engine (pid ${err.pid}) already serves ${ctx.home} but could not be asked for its address. Stop it first, or run \`switchboard status\`.\n`,
       );
       return 1;
     }
@@ -30,6 +38,20 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   await waitForSignal(engine);
   void homePaths;
   return 0;
+}
+
+/** The UI address (with its token) of the engine already running for `home`, or null. */
+export async function runningUiAddress(home: string): Promise<string | null> {
+  const client = await SocketControlClient.connect(homePaths(home));
+  if (!client) return null;
+  try {
+    const st = await client.call('status', {});
+    return st.http ? `${st.http.url}/#token=${st.http.token}` : null;
+  } catch {
+    return null;
+  } finally {
+    client.close();
+  }
 }
 
 /** Serves until SIGINT/SIGTERM, then shuts down cleanly (children killed, socket removed). */

@@ -28,6 +28,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     return 0;
   }
   ctx.stdout(report.pid ? `Engine: running (pid ${report.pid})${report.http ? ` at ${report.http.url}` : ''}\n` : 'Engine: not running\n');
+  // Only the owner reaches the engine's socket, so showing the token here reveals nothing new.
+  if (report.http) ctx.stdout(`UI: ${report.http.url}/#token=${report.http.token}\n`);
   ctx.stdout(`Home: ${report.home}\n`);
   ctx.stdout(`Config: ${report.config.valid ? 'valid' : 'has problems'} (${report.config.file})\n`);
   for (const p of report.config.problems) {
