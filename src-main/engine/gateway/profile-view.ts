@@ -45,7 +45,7 @@ export class ProfileView {
   #tools?: { list: Tool[]; byName: Map<string, ToolTarget> };
   #code?: { catalog: CodeCatalog; list: Tool[]; learnedEpoch: number | undefined };
   #resourceOwners?: Map<string, string>;
-  #promptOwners?: Map<string, string>;
+  #promptOwners?: Map<string, ToolTarget>;
   /** The profile as each client with a `clients` entry gets it, made on first use. */
   readonly #clientViews = new Map<string, ProfileView>();
 
@@ -235,16 +235,21 @@ export class ProfileView {
     return undefined;
   }
 
+  /**
+   * Prompts are named `<profile>__<server>__<prompt>` (`<profile>__<prompt>` without namespacing):
+   * clients that merge every server's prompts into one list (Gemini CLI) would otherwise see the
+   * same name from two connected profiles that share a server.
+   */
   listPrompts(): Prompt[] {
     const out: Prompt[] = [];
-    const owners = new Map<string, string>();
+    const owners = new Map<string, ToolTarget>();
     const namespaced = this.config.namespace !== false;
     for (const server of this.config.servers) {
       for (const p of this.#source.prompts(server) ?? []) {
         if (!this.allowsPrompt(server, p.name)) continue;
-        const name = namespaced ? `${server}__${p.name}` : p.name;
+        const name = `${this.name}__${namespaced ? `${server}__${p.name}` : p.name}`;
         if (owners.has(name)) continue;
-        owners.set(name, server);
+        owners.set(name, { server, tool: p.name });
         out.push({ ...p, name });
       }
     }
@@ -254,9 +259,6 @@ export class ProfileView {
 
   promptTarget(name: string): ToolTarget | undefined {
     if (!this.#promptOwners) this.listPrompts();
-    const server = this.#promptOwners!.get(name);
-    if (!server) return undefined;
-    const namespaced = this.config.namespace !== false;
-    return { server, tool: namespaced ? name.slice(server.length + 2) : name };
+    return this.#promptOwners!.get(name);
   }
 }
