@@ -16,6 +16,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   runs: () => import('./commands/runs.ts'),
   exec: () => import('./commands/exec.ts'),
   clients: () => import('./commands/clients.ts'),
+  search: () => import('./commands/search.ts'),
+  install: () => import('./commands/install.ts'),
   connect: () => import('./commands/connect.ts'),
   disconnect: () => import('./commands/disconnect.ts'),
   import: () => import('./commands/import.ts'),
@@ -41,6 +43,8 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   clients [--json]                 every known client: config file, installed, connected profiles
   connect CLIENT --profile P [--trust-folder DIR] · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
   doctor                           check how each server's command resolves
+  search TEXT [--json]             servers in the MCP Registry (settings.registry) whose name contains TEXT
+  install NAME [--version V] [--yes] [--name KEY] [--remote]   add a registry server after showing exactly what runs
   secret set NAME · secret delete NAME   secrets for { "secret": NAME } values (value on stdin)
   login SERVER · logout SERVER    sign in to (or out of) a remote server that asks for it
   approve SERVER                   trust a server's changed tool definitions (they are withheld until then)

@@ -1,0 +1,222 @@
+// `switchboard install NAME [--version V] [--yes] [--name KEY] [--remote]`: add a server from the
+// MCP Registry. The approval screen shows exactly what will run (command, arguments, env; or URL
+// and headers), what runs it and whether that is installed; secret values are asked for and go
+// to the secret store; nothing is written without the user's yes (SPEC §3, §9).
+import { createInterface } from 'node:readline';
+import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { buildPlan, resolvePlan, showTemplate, type InstallPlan, type PlanInput } from '../../engine/catalog/install-plan.ts';
+import { findInstalled, readInstalled, recordInstalled } from '../../engine/catalog/installed.ts';
+import { RegistryClient } from '../../engine/catalog/registry-client.ts';
+import { compareVersions, type RegistryEntry } from '../../engine/catalog/server-json.ts';
+import { checkServer } from '../../engine/clients/doctor.ts';
+import { ensureHome, homePaths } from '../../engine/home.ts';
+import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
+import { loginShellPath } from '../../engine/upstream/command-resolve.ts';
+import { parseFlags } from '../args.ts';
+import { withConfig } from '../cli-context.ts';
+import type { CliContext } from '../context.ts';
+
+/** What install needs from outside, replaceable in tests. */
+export interface InstallDeps {
+  /** Asks one question; null when there is nobody to answer (stdin closed or not a terminal). */
+  ask(question: string, opts: { secret: boolean }): Promise<string | null>;
+  /** The PATH the engine adds to a server's (the login shell's), for the runner check. */
+  loginPath(): Promise<string>;
+  fetch?: typeof fetch;
+}
+
+const pointer = (...parts: string[]) => '/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+export function configGet(home: string, path: string): Promise<{ found: boolean; value?: unknown }> {
+  return withConfig(
+    home,
+    (c) => c.call('config.get', { path }),
+    async (s) => s.get(path),
+  );
+}
+
+export function configSet(home: string, path: string, value: unknown): Promise<void> {
+  return withConfig(
+    home,
+    async (c) => void (await c.call('config.set', { path, value })),
+    (s) => s.set(path, value),
+  );
+}
+
+/** The registry client for this home's settings.registry (the official registry by default). */
+export async function registryFor(home: string, fetchImpl?: typeof fetch): Promise<RegistryClient> {
+  const setting = await configGet(home, pointer('settings', 'registry'));
+  return new RegistryClient({ baseUrl: setting.found ? (setting.value as string) : undefined, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+}
+
+/** Reads answers from stdin: a terminal gets prompts (secrets not echoed), a pipe one line each. */
+export function stdinAsker(ctx: CliContext): InstallDeps['ask'] {
+  let lines: AsyncIterableIterator<string> | null = null;
+  let closed = false;
+  return async (question, { secret }) => {
+    if (closed) return null;
+    const tty = process.stdin.isTTY === true;
+    ctx.stderr(question);
+    if (tty && secret) return readHidden(ctx);
+    lines ??= createInterface({ input: process.stdin, terminal: false })[Symbol.asyncIterator]();
+    const next = await lines.next();
+    if (next.done) {
+      closed = true;
+      ctx.stderr('\n');
+      return null;
+    }
+    return next.value;
+  };
+}
+
+function readHidden(ctx: CliContext): Promise<string | null> {
+  return new Promise((resolve) => {
+    const stdin = process.stdin;
+    let value = '';
+    stdin.setRawMode(true);
+    stdin.resume();
+    const onData = (b: Buffer) => {
+      for (const ch of b.toString('utf8')) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') {
+          stdin.setRawMode(false);
+          stdin.pause();
+          stdin.off('data', onData);
+          ctx.stderr('\n');
+          resolve(value);
+          return;
+        }
+        if (ch === '\u0003') {
+          stdin.setRawMode(false);
+          stdin.off('data', onData);
+          resolve(null);
+          return;
+        }
+        if (ch === '\u007f') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+function statusLine(e: RegistryEntry): string {
+  if (e.status === 'deprecated') return `Note: the registry marks ${e.name} ${e.version} as DEPRECATED; its publisher no longer recommends it.\n`;
+  return '';
+}
+
+function describeInput(i: PlanInput): string {
+  const bits = [i.isSecret ? 'secret, not shown' : null, i.isRequired ? 'required' : 'optional, Enter to skip', i.default !== undefined ? `default ${i.default}` : null, i.choices ? `one of ${i.choices.join(', ')}` : null].filter(Boolean);
+  return `${i.label}${i.description ? ` — ${i.description}` : ''} (${bits.join('; ')}): `;
+}
+
+/** The exact entry that would be written, as the approval screen shows it. */
+export function approvalText(plan: InstallPlan, config: Record<string, unknown>, runner: { resolved: string | null; advice: string[] } | null): string {
+  const lines: string[] = [];
+  lines.push(`Server "${plan.serverName}" from ${plan.entry.name} ${plan.entry.version} (${plan.source})`);
+  if (plan.entry.description) lines.push(`  ${plan.entry.description}`);
+  if (plan.kind === 'package') {
+    lines.push(`  command: ${JSON.stringify(config.command)}`);
+    lines.push(`  args:    ${JSON.stringify(config.args)}`);
+    const env = (config.env ?? {}) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(env)) {
+      lines.push(`  env ${k} = ${typeof v === 'string' ? JSON.stringify(v) : `{ "secret": "${(v as { secret: string }).secret}" } (the value you typed, kept in the secret store, not in config.json)`}`);
+    }
+    if (runner) {
+      lines.push(runner.resolved ? `  runs with: ${runner.resolved}` : `  runs with: ${plan.runner} — NOT FOUND on this computer`);
+      for (const a of runner.advice) lines.push(`    ${a}`);
+    }
+  } else {
+    lines.push(`  url:       ${JSON.stringify(config.url)} (${config.transport === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
+    for (const [k, v] of Object.entries((config.headers ?? {}) as Record<string, unknown>)) {
+      lines.push(`  header ${k} = ${typeof v === 'string' ? JSON.stringify(v) : `{ "secret": "${(v as { secret: string }).secret}" } (kept in the secret store)`}`);
+    }
+    lines.push('  runs on the remote service; if it asks you to sign in: switchboard login ' + plan.serverName);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function run(args: string[], ctx: CliContext, deps?: Partial<InstallDeps>): Promise<number> {
+  const { values, positionals } = parseFlags('install', args, {
+    version: { type: 'string' },
+    yes: { type: 'boolean' },
+    name: { type: 'string' },
+    remote: { type: 'boolean' },
+  });
+  if (positionals.length !== 1) throw new SwitchboardError('bad-request', 'install takes one registry name, e.g. `switchboard install io.github.user/weather` (find names with `switchboard search TEXT`).');
+  const name = positionals[0]!;
+  const d: InstallDeps = { ask: deps?.ask ?? stdinAsker(ctx), loginPath: deps?.loginPath ?? loginShellPath, ...(deps?.fetch ? { fetch: deps.fetch } : {}) };
+  const registry = await registryFor(ctx.home, d.fetch);
+  const entry = await registry.get(name, values.version ?? 'latest');
+  if (!entry) {
+    throw new SwitchboardError('not-found', `The MCP Registry at ${registry.baseUrl} has no ${values.version ? `version ${values.version} of ` : ''}"${name}". Find names with \`switchboard search TEXT\`.`);
+  }
+  if (entry.status === 'deleted') {
+    throw new SwitchboardError('denied', `${entry.name} ${entry.version} was deleted from the registry (usually for security or legal reasons); Switchboard will not install it.`);
+  }
+
+  const installed = findInstalled(await readInstalled(ctx.home), entry.name);
+  const requested = values.name;
+  if (requested !== undefined && !SERVER_NAME_RE.test(requested)) throw new SwitchboardError('bad-request', `--name "${requested}" is not a server name: letters, digits, "_", "." and "-".`);
+  let serverName = requested ?? installed?.serverName ?? buildPlan(entry, values.remote ? { prefer: 'remote' } : {}).serverName;
+  const existing = await configGet(ctx.home, pointer('servers', serverName));
+  if (existing.found && installed?.serverName !== serverName) {
+    if (requested) throw new SwitchboardError('bad-request', `config.json already has a server "${serverName}"; choose another --name.`);
+    let n = 2;
+    while ((await configGet(ctx.home, pointer('servers', `${serverName}-${n}`))).found) n++;
+    serverName = `${serverName}-${n}`;
+  }
+  if (installed && installed.serverName === serverName) {
+    const cmp = compareVersions(entry.version, installed.version);
+    if (cmp === 0 && existing.found) {
+      ctx.stdout(`"${serverName}" is already ${entry.name} ${entry.version}; nothing to do.\n`);
+      return 0;
+    }
+    ctx.stdout(cmp > 0 ? `Update available: "${serverName}" is ${installed.version}; the registry has ${entry.version}.\n` : `"${serverName}" is ${installed.version}; this replaces it with ${entry.version}.\n`);
+  }
+  ctx.stdout(statusLine(entry));
+
+  const plan = buildPlan(entry, { serverName, ...(values.remote ? { prefer: 'remote' as const } : {}) });
+  const runner =
+    plan.kind === 'package'
+      ? await checkServer(serverName, { command: plan.command! }, { home: ctx.home, env: ctx.env, platform: ctx.platform }, await d.loginPath())
+      : null;
+
+  const answers = new Map<number, string>();
+  if (plan.inputs.length) ctx.stdout(`${entry.name} needs ${plan.inputs.length} value(s):\n`);
+  for (const inp of plan.inputs) {
+    const v = await d.ask(describeInput(inp), { secret: inp.isSecret });
+    if (v === null) {
+      if (inp.isRequired && inp.default === undefined) {
+        throw new SwitchboardError('bad-request', `No value for ${inp.label} (give one on stdin, one line per value). Nothing was written.`);
+      }
+      continue;
+    }
+    if (v !== '') answers.set(inp.id, v);
+  }
+  const resolved = resolvePlan(plan, answers);
+  ctx.stdout(approvalText(plan, resolved.config, runner));
+  if (runner && !runner.resolved) ctx.stdout(`The server will not start until ${plan.runner} is installed; you can add it now and install ${plan.runner} later.\n`);
+
+  if (!values.yes) {
+    const yes = await d.ask(`Add "${serverName}" to config.json? [y/N] `, { secret: false });
+    if (yes === null || !/^y(es)?$/i.test(yes.trim())) {
+      ctx.stdout(yes === null ? 'Nothing was written: no answer (pass --yes to approve without a prompt).\n' : 'Nothing was written.\n');
+      return 1;
+    }
+  }
+
+  if (Object.keys(resolved.secrets).length) {
+    const paths = homePaths(ctx.home);
+    ensureHome(paths);
+    const store = new FileSecretStore(paths.secretsFile);
+    for (const [k, v] of Object.entries(resolved.secrets)) store.set(k, v);
+  }
+  await configSet(ctx.home, pointer('servers', serverName), resolved.config);
+  await recordInstalled(ctx.home, { registry: registry.baseUrl, name: entry.name, version: entry.version, serverName, installedAt: new Date().toISOString() });
+  ctx.stdout(
+    `Added "${serverName}" to config.json${Object.keys(resolved.secrets).length ? ` and ${Object.keys(resolved.secrets).length} secret(s) to the secret store` : ''}.\n` +
+      `Next: add it to a profile, e.g. switchboard config set profiles.PROFILE.servers '[…, "${serverName}"]', or in the app's Profiles page.\n`,
+  );
+  return 0;
+}

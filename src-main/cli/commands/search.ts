@@ -1,0 +1,55 @@
+// `switchboard search TEXT [--json] [--limit N]`: servers in the MCP Registry whose name contains
+// TEXT, newest version of each, with their status and whether an installed one has an update.
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { findInstalled, readInstalled } from '../../engine/catalog/installed.ts';
+import { compareVersions } from '../../engine/catalog/server-json.ts';
+import { intFlag, parseFlags } from '../args.ts';
+import type { CliContext } from '../context.ts';
+import { registryFor } from './install.ts';
+
+export interface SearchHit {
+  name: string;
+  version: string;
+  title?: string;
+  description: string;
+  status: 'active' | 'deprecated' | 'deleted';
+  /** Local packages and remotes, e.g. ["npm", "remote"]. */
+  kinds: string[];
+  installed?: { serverName: string; version: string; update: boolean };
+}
+
+export async function run(args: string[], ctx: CliContext, deps: { fetch?: typeof fetch } = {}): Promise<number> {
+  const { values, positionals } = parseFlags('search', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
+  const text = positionals.join(' ').trim();
+  if (!text) throw new SwitchboardError('bad-request', 'search needs some text, e.g. `switchboard search github`.');
+  const registry = await registryFor(ctx.home, deps.fetch);
+  const page = await registry.search(text, { limit: intFlag(values.limit, '--limit', 30) });
+  const installed = await readInstalled(ctx.home);
+  const hits: SearchHit[] = page.servers.map((e) => {
+    const rec = findInstalled(installed, e.name);
+    return {
+      name: e.name,
+      version: e.version,
+      ...(e.title ? { title: e.title } : {}),
+      description: e.description,
+      status: e.status,
+      kinds: [...new Set([...e.packages.map((p) => p.registryType), ...(e.remotes.length ? ['remote'] : [])])],
+      ...(rec ? { installed: { serverName: rec.serverName, version: rec.version, update: compareVersions(e.version, rec.version) > 0 } } : {}),
+    };
+  });
+  if (values.json) {
+    ctx.stdout(JSON.stringify({ registry: registry.baseUrl, servers: hits, nextCursor: page.nextCursor }, null, 2) + '\n');
+    return 0;
+  }
+  if (!hits.length) {
+    ctx.stdout(`No servers in ${registry.baseUrl} match "${text}".\n`);
+    return 0;
+  }
+  for (const h of hits) {
+    const flags = [h.status !== 'active' ? h.status.toUpperCase() : null, h.installed ? (h.installed.update ? `installed as "${h.installed.serverName}" ${h.installed.version}, update available` : `installed as "${h.installed.serverName}"`) : null].filter(Boolean);
+    ctx.stdout(`${h.name} ${h.version}${flags.length ? `  [${flags.join('; ')}]` : ''}  (${h.kinds.join(', ') || 'no package'})\n  ${h.title ? `${h.title}: ` : ''}${h.description}\n`);
+  }
+  if (page.skipped) ctx.stdout(`(${page.skipped} entr${page.skipped === 1 ? 'y' : 'ies'} left out: not valid server.json)\n`);
+  ctx.stdout(`Install one with: switchboard install NAME\n`);
+  return 0;
+}
