@@ -2,10 +2,12 @@
 // MCP Registry. The approval screen shows exactly what will run (command, arguments, env; or URL
 // and headers), what runs it and whether that is installed; secret values are asked for and go
 // to the secret store; nothing is written without the user's yes (SPEC §3, §9).
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { buildPlan, resolvePlan, showTemplate, type InstallPlan, type PlanInput } from '../../engine/catalog/install-plan.ts';
+import { bundleDir, bundlePlan, readBundle, unpackBundle } from '../../engine/catalog/bundle.ts';
+import { buildPlan, resolvePlan, type InstallPlan, type PlanInput } from '../../engine/catalog/install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled } from '../../engine/catalog/installed.ts';
 import { RegistryClient } from '../../engine/catalog/registry-client.ts';
 import { compareVersions, type RegistryEntry } from '../../engine/catalog/server-json.ts';
@@ -146,6 +148,7 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   if (positionals.length !== 1) throw new SwitchboardError('bad-request', 'install takes one registry name, e.g. `switchboard install io.github.user/weather` (find names with `switchboard search TEXT`).');
   const name = positionals[0]!;
   const d: InstallDeps = { ask: deps?.ask ?? stdinAsker(ctx), loginPath: deps?.loginPath ?? loginShellPath, ...(deps?.fetch ? { fetch: deps.fetch } : {}) };
+  if (/\.mcpb$/i.test(name)) return installBundle(name, values, ctx, d);
   const registry = await registryFor(ctx.home, d.fetch);
   const entry = await registry.get(name, values.version ?? 'latest');
   if (!entry) {
@@ -177,13 +180,25 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   ctx.stdout(statusLine(entry));
 
   const plan = buildPlan(entry, { serverName, ...(values.remote ? { prefer: 'remote' as const } : {}) });
+  const approved = await approveAndWrite(plan, ctx, d, values.yes === true);
+  if (!approved) return 1;
+  await recordInstalled(ctx.home, { registry: registry.baseUrl, name: entry.name, version: entry.version, serverName, installedAt: new Date().toISOString() });
+  return 0;
+}
+
+/**
+ * The approval screen and the write, the same for registry servers and bundles: ask the values,
+ * show exactly what will run, ask for a yes, then store secrets and add the server. `beforeWrite`
+ * runs only after the yes (a bundle is unpacked then). Returns false when nothing was written.
+ */
+async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDeps, yes: boolean, beforeWrite?: () => Promise<void>): Promise<boolean> {
+  const { serverName } = plan;
   const runner =
     plan.kind === 'package'
       ? await checkServer(serverName, { command: plan.command! }, { home: ctx.home, env: ctx.env, platform: ctx.platform }, await d.loginPath())
       : null;
-
   const answers = new Map<number, string>();
-  if (plan.inputs.length) ctx.stdout(`${entry.name} needs ${plan.inputs.length} value(s):\n`);
+  if (plan.inputs.length) ctx.stdout(`${plan.entry.name} needs ${plan.inputs.length} value(s):\n`);
   for (const inp of plan.inputs) {
     const v = await d.ask(describeInput(inp), { secret: inp.isSecret });
     if (v === null) {
@@ -197,15 +212,14 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   const resolved = resolvePlan(plan, answers);
   ctx.stdout(approvalText(plan, resolved.config, runner));
   if (runner && !runner.resolved) ctx.stdout(`The server will not start until ${plan.runner} is installed; you can add it now and install ${plan.runner} later.\n`);
-
-  if (!values.yes) {
-    const yes = await d.ask(`Add "${serverName}" to config.json? [y/N] `, { secret: false });
-    if (yes === null || !/^y(es)?$/i.test(yes.trim())) {
-      ctx.stdout(yes === null ? 'Nothing was written: no answer (pass --yes to approve without a prompt).\n' : 'Nothing was written.\n');
-      return 1;
+  if (!yes) {
+    const answer = await d.ask(`Add "${serverName}" to config.json? [y/N] `, { secret: false });
+    if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
+      ctx.stdout(answer === null ? 'Nothing was written: no answer (pass --yes to approve without a prompt).\n' : 'Nothing was written.\n');
+      return false;
     }
   }
-
+  await beforeWrite?.();
   if (Object.keys(resolved.secrets).length) {
     const paths = homePaths(ctx.home);
     ensureHome(paths);
@@ -213,10 +227,30 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
     for (const [k, v] of Object.entries(resolved.secrets)) store.set(k, v);
   }
   await configSet(ctx.home, pointer('servers', serverName), resolved.config);
-  await recordInstalled(ctx.home, { registry: registry.baseUrl, name: entry.name, version: entry.version, serverName, installedAt: new Date().toISOString() });
   ctx.stdout(
     `Added "${serverName}" to config.json${Object.keys(resolved.secrets).length ? ` and ${Object.keys(resolved.secrets).length} secret(s) to the secret store` : ''}.\n` +
       `Next: add it to a profile, e.g. switchboard config set profiles.PROFILE.servers '[…, "${serverName}"]', or in the app's Profiles page.\n`,
   );
-  return 0;
+  return true;
+}
+
+/** `install FILE.mcpb`: the bundle is read and checked first, unpacked into the home only after the yes. */
+async function installBundle(file: string, values: { yes?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    throw new SwitchboardError('not-found', `Could not read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+  }
+  const bundle = readBundle(bytes, ctx.platform);
+  const dir = bundleDir(ctx.home, bundle.manifest);
+  const plan = bundlePlan(bundle.manifest, dir, { env: ctx.env, ...(values.name ? { serverName: values.name } : {}) });
+  if (!values.name) {
+    const base = plan.serverName;
+    let n = 1;
+    while ((await configGet(ctx.home, pointer('servers', plan.serverName))).found) plan.serverName = `${base}-${++n}`;
+  }
+  ctx.stdout(`Bundle ${bundle.manifest.name} ${bundle.manifest.version}: ${Object.keys(bundle.files).length} files, ${bundle.manifest.serverType} server (${bundle.manifest.entryPoint || 'no entry point named'}).\n`);
+  const ok = await approveAndWrite(plan, ctx, d, values.yes === true, () => unpackBundle(bundle, dir));
+  return ok ? 0 : 1;
 }

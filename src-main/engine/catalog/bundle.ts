@@ -1,0 +1,266 @@
+// MCP Bundles (.mcpb, formerly Claude Desktop Extensions): a zip with manifest.json at its root.
+// The manifest names the server's command (mcp_config, with ${__dirname} and ${user_config.KEY}
+// placeholders, per-OS overrides) and the values to ask the user for (user_config; `sensitive`
+// ones become secrets). The zip is untrusted: sizes are capped, and any entry that would land
+// outside the bundle's folder (absolute, `..`, drive letters) refuses the whole bundle. Field
+// names follow anthropics/mcpb (MANIFEST.md, src/schemas, src/shared/config.ts).
+import { unzipSync } from 'fflate';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
+import { SwitchboardError } from '../../../src-shared/errors.ts';
+import type { InstallPlan, PlanInput } from './install-plan.ts';
+import { cleanText } from './server-json.ts';
+
+const MAX_BUNDLE_BYTES = 200 * 1024 * 1024;
+const MAX_UNPACKED_BYTES = 500 * 1024 * 1024;
+const MAX_FILES = 20_000;
+
+export interface UserConfigOption {
+  type: 'string' | 'number' | 'boolean' | 'directory' | 'file';
+  title: string;
+  description?: string;
+  required: boolean;
+  sensitive: boolean;
+  default?: string;
+}
+
+export interface BundleManifest {
+  name: string;
+  version: string;
+  displayName?: string;
+  description: string;
+  author?: string;
+  serverType: 'node' | 'python' | 'binary' | 'uv';
+  entryPoint: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  userConfig: Record<string, UserConfigOption>;
+}
+
+export interface Bundle {
+  manifest: BundleManifest;
+  files: Record<string, Uint8Array>;
+}
+
+function refuse(why: string): never {
+  throw new SwitchboardError('bad-request', `This is not a bundle Switchboard can install: ${why}. Nothing was written.`);
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function strings(v: unknown, what: string): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) refuse(`${what} is not a list of strings`);
+  return v as string[];
+}
+
+function stringMap(v: unknown, what: string): Record<string, string> {
+  if (v === undefined) return {};
+  if (!isObj(v) || Object.values(v).some((s) => typeof s !== 'string')) refuse(`${what} is not an object of strings`);
+  return v as Record<string, string>;
+}
+
+/** A zip entry's path, or null for folders; refuses anything that could escape the bundle folder. */
+function safeEntryPath(name: string): string | null {
+  if (name.endsWith('/')) return null;
+  const n = name.replace(/\\/g, '/');
+  if (n.startsWith('/') || /^[A-Za-z]:/.test(n) || n.split('/').some((seg) => seg === '..') || n.includes('\0')) {
+    refuse(`it contains the path "${cleanText(name, 200)}", which points outside the bundle`);
+  }
+  return n;
+}
+
+export function parseManifest(raw: unknown, platform: NodeJS.Platform): BundleManifest {
+  if (!isObj(raw)) refuse('manifest.json is not a JSON object');
+  const str = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : refuse(`manifest.json has no "${k}"`));
+  const server = isObj(raw.server) ? raw.server : refuse('manifest.json has no "server"');
+  const type = server.type;
+  if (type !== 'node' && type !== 'python' && type !== 'binary' && type !== 'uv') refuse(`server.type "${String(type)}" is not node, python, binary or uv`);
+  const mcp = isObj(server.mcp_config) ? server.mcp_config : refuse('manifest.json has no server.mcp_config');
+  if (typeof mcp.command !== 'string' || mcp.command === '') refuse('server.mcp_config.command is missing');
+  let command = mcp.command;
+  let args = strings(mcp.args, 'server.mcp_config.args');
+  let env = stringMap(mcp.env, 'server.mcp_config.env');
+  const overrides = isObj(mcp.platform_overrides) ? mcp.platform_overrides : {};
+  const o = overrides[platform];
+  if (isObj(o)) {
+    if (typeof o.command === 'string' && o.command) command = o.command;
+    if (o.args !== undefined) args = strings(o.args, `platform_overrides.${platform}.args`);
+    if (o.env !== undefined) env = { ...env, ...stringMap(o.env, `platform_overrides.${platform}.env`) };
+  }
+  const userConfig: Record<string, UserConfigOption> = {};
+  if (raw.user_config !== undefined) {
+    if (!isObj(raw.user_config)) refuse('user_config is not an object');
+    for (const [k, v] of Object.entries(raw.user_config)) {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(k) || !isObj(v)) refuse(`user_config "${cleanText(k, 80)}" is malformed`);
+      const t = v.type;
+      if (t !== 'string' && t !== 'number' && t !== 'boolean' && t !== 'directory' && t !== 'file') refuse(`user_config.${k}.type is unknown`);
+      const def = v.default;
+      userConfig[k] = {
+        type: t,
+        title: typeof v.title === 'string' ? cleanText(v.title, 200) : k,
+        ...(typeof v.description === 'string' ? { description: cleanText(v.description, 500) } : {}),
+        required: v.required === true,
+        sensitive: v.sensitive === true,
+        ...(typeof def === 'string' || typeof def === 'number' || typeof def === 'boolean' ? { default: String(def) } : {}),
+      };
+    }
+  }
+  const author = isObj(raw.author) && typeof raw.author.name === 'string' ? cleanText(raw.author.name, 200) : undefined;
+  return {
+    name: str('name'),
+    version: str('version'),
+    ...(typeof raw.display_name === 'string' ? { displayName: cleanText(raw.display_name, 100) } : {}),
+    description: cleanText(typeof raw.description === 'string' ? raw.description : '', 500),
+    ...(author ? { author } : {}),
+    serverType: type,
+    entryPoint: typeof server.entry_point === 'string' ? server.entry_point : '',
+    command,
+    args,
+    env,
+    userConfig,
+  };
+}
+
+/** Reads a .mcpb file's bytes: the manifest and every file, checked, nothing written. */
+export function readBundle(bytes: Uint8Array, platform: NodeJS.Platform = process.platform): Bundle {
+  if (bytes.byteLength > MAX_BUNDLE_BYTES) refuse(`it is larger than ${MAX_BUNDLE_BYTES / 1024 / 1024} MB`);
+  let entries: Record<string, Uint8Array>;
+  let count = 0;
+  let unpacked = 0;
+  try {
+    entries = unzipSync(bytes, {
+      filter: (f) => {
+        if (++count > MAX_FILES) refuse(`it has more than ${MAX_FILES} files`);
+        unpacked += f.originalSize;
+        if (unpacked > MAX_UNPACKED_BYTES) refuse(`it unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB`);
+        return true;
+      },
+    });
+  } catch (err) {
+    if (err instanceof SwitchboardError) throw err;
+    refuse(`it is not a readable zip file (${(err as Error).message})`);
+  }
+  const files: Record<string, Uint8Array> = {};
+  for (const [name, data] of Object.entries(entries)) {
+    const p = safeEntryPath(name);
+    if (p) files[p] = data;
+  }
+  const manifestBytes = files['manifest.json'];
+  if (!manifestBytes) refuse('it has no manifest.json at its root');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(manifestBytes).toString('utf8'));
+  } catch {
+    refuse('manifest.json is not valid JSON');
+  }
+  return { manifest: parseManifest(raw, platform), files };
+}
+
+/** Where a bundle is unpacked: <home>/bundles/<name>-<version>. */
+export function bundleDir(home: string, m: BundleManifest): string {
+  const safe = `${m.name}-${m.version}`.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._]+/, '').slice(0, 120) || 'bundle';
+  return path.join(home, 'bundles', safe);
+}
+
+/** Folders the manifest may name: ${HOME}, ${DESKTOP}, ${DOCUMENTS}, ${DOWNLOADS}. */
+function systemDirs(env: NodeJS.ProcessEnv): Record<string, string> {
+  const home = env.HOME || env.USERPROFILE || os.homedir();
+  return { HOME: home, DESKTOP: path.join(home, 'Desktop'), DOCUMENTS: path.join(home, 'Documents'), DOWNLOADS: path.join(home, 'Downloads') };
+}
+
+/**
+ * The install plan of a bundle unpacked at `dir`: its command line with every placeholder filled
+ * in, and one question per user_config value it uses. Unknown placeholders stay as written.
+ */
+export function bundlePlan(m: BundleManifest, dir: string, opts: { env: NodeJS.ProcessEnv; serverName?: string }): InstallPlan {
+  const fixed: Record<string, string> = { __dirname: dir, pathSeparator: path.sep, '/': path.sep, ...systemDirs(opts.env) };
+  const inputs: PlanInput[] = [];
+  const idOf = new Map<string, number>();
+  const ask = (key: string): number => {
+    let id = idOf.get(key);
+    if (id === undefined) {
+      const o = m.userConfig[key]!;
+      id = inputs.length;
+      idOf.set(key, id);
+      inputs.push({
+        id,
+        label: o.title,
+        ...(o.description ? { description: o.description } : {}),
+        isSecret: o.sensitive,
+        isRequired: o.required,
+        ...(o.default !== undefined ? { default: o.default } : {}),
+      });
+    }
+    return id;
+  };
+  const template = (s: string) => {
+    const parts: ({ text: string } | { input: number })[] = [];
+    let secret = false;
+    let last = 0;
+    const re = /\$\{([^{}]+)\}/g;
+    for (let mm = re.exec(s); mm; mm = re.exec(s)) {
+      const key = mm[1]!;
+      const uc = key.startsWith('user_config.') ? key.slice('user_config.'.length) : null;
+      if (uc !== null && m.userConfig[uc]) {
+        if (mm.index > last) parts.push({ text: s.slice(last, mm.index) });
+        parts.push({ input: ask(uc) });
+        secret ||= m.userConfig[uc]!.sensitive;
+      } else if (fixed[key] !== undefined) {
+        if (mm.index > last) parts.push({ text: s.slice(last, mm.index) });
+        parts.push({ text: fixed[key]! });
+      } else continue;
+      last = mm.index + mm[0].length;
+    }
+    if (last < s.length) parts.push({ text: s.slice(last) });
+    return { template: parts, secret };
+  };
+  const args = m.args.map((a) => {
+    const t = template(a);
+    if (t.secret) {
+      throw new SwitchboardError(
+        'bad-request',
+        `This bundle puts a sensitive value into the command line ("${cleanText(a, 100)}"); Switchboard keeps secrets only in env, never in config.json, so it cannot install it.`,
+      );
+    }
+    return t.template;
+  });
+  const env: InstallPlan['env'] = {};
+  for (const [k, v] of Object.entries(m.env)) env[k] = template(v);
+  let serverName = opts.serverName ?? m.name.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+  if (!SERVER_NAME_RE.test(serverName)) serverName = 'bundle';
+  return {
+    entry: { name: m.name, version: m.version, description: m.description, ...(m.displayName ? { title: m.displayName } : {}), packages: [], remotes: [], status: 'active' },
+    serverName,
+    kind: 'package',
+    source: `bundle ${m.name} ${m.version}${m.author ? ` by ${m.author}` : ''}, unpacked to ${dir}`,
+    runner: m.command,
+    inputs,
+    command: template(m.command).template.map((p) => ('text' in p ? p.text : '')).join(''),
+    args,
+    env,
+    headers: {},
+  };
+}
+
+/** Writes the bundle's files under `dir` (replacing an earlier copy), through a temp folder. */
+export async function unpackBundle(b: Bundle, dir: string): Promise<void> {
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  await rm(tmp, { recursive: true, force: true });
+  for (const [rel, data] of Object.entries(b.files)) {
+    const target = path.join(tmp, ...rel.split('/'));
+    if (!target.startsWith(tmp + path.sep)) refuse(`"${cleanText(rel, 200)}" points outside the bundle`);
+    await mkdir(path.dirname(target), { recursive: true });
+    // A binary server's entry point has to be executable; nothing else gets that bit.
+    const exec = b.manifest.serverType === 'binary' && rel === b.manifest.entryPoint.replace(/\\/g, '/').replace(/^\.\//, '');
+    await writeFile(target, data, { mode: exec ? 0o755 : 0o644 });
+  }
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(path.dirname(dir), { recursive: true });
+  await rename(tmp, dir);
+}
