@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toErrorData } from '../../../src-shared/errors.ts';
 import type { CliContext } from '../../../src-main/cli/context.ts';
+import { catalogContext } from './helpers.ts';
 import { run as install } from '../../../src-main/cli/commands/install.ts';
 import { cleanupHomes, makeHome, shimClient } from '../../helpers/home.ts';
 
@@ -63,18 +64,7 @@ beforeEach(() => {
   root = mkdtempSync(path.join(os.tmpdir(), 'sb-bundle-'));
   home = makeHome({ servers: {}, profiles: {} });
   out = '';
-  ctx = {
-    home,
-    homeIsDefault: false,
-    stdout: (s) => void (out += s),
-    stderr: (s) => void (out += s),
-    env: { PATH: path.dirname(process.execPath), HOME: root },
-    platform: process.platform,
-    shimEntry: () => ({ command: 'x', args: [] }),
-    profiles: async () => [],
-    addServers: async () => undefined,
-    addProfile: async () => undefined,
-  };
+  ctx = catalogContext(home, { PATH: path.dirname(process.execPath), HOME: root }, (s) => void (out += s), process.platform);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 afterAll(cleanupHomes);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toErrorData } from '../../../src-shared/errors.ts';
 import type { CliContext } from '../../../src-main/cli/context.ts';
+import { catalogContext } from './helpers.ts';
 import { run as install, type InstallDeps } from '../../../src-main/cli/commands/install.ts';
 import { run as search } from '../../../src-main/cli/commands/search.ts';
 import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';
@@ -40,18 +41,7 @@ beforeEach(() => {
   mkdirSync(bin);
   writeConfig();
   out = '';
-  ctx = {
-    home,
-    homeIsDefault: false,
-    stdout: (s) => void (out += s),
-    stderr: (s) => void (out += s),
-    env: { PATH: bin, HOME: root },
-    platform: 'linux',
-    shimEntry: () => ({ command: 'x', args: [] }),
-    profiles: async () => ['demo'],
-    addServers: async () => undefined,
-    addProfile: async () => undefined,
-  };
+  ctx = catalogContext(home, { PATH: bin, HOME: root }, (s) => void (out += s), 'linux');
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
