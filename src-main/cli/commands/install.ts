@@ -7,7 +7,8 @@ import { createInterface } from 'node:readline';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { bundleDir, bundlePlan, readBundle, unpackBundle } from '../../engine/catalog/bundle.ts';
-import { buildPlan, resolvePlan, type InstallPlan, type PlanInput } from '../../engine/catalog/install-plan.ts';
+import { linkPlan, parseInstallLink, type InstallLink } from '../../engine/catalog/install-link.ts';
+import { buildPlan, resolvePlan, serverKeyFor, type InstallPlan, type PlanInput } from '../../engine/catalog/install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled } from '../../engine/catalog/installed.ts';
 import { RegistryClient } from '../../engine/catalog/registry-client.ts';
 import { compareVersions, type RegistryEntry } from '../../engine/catalog/server-json.ts';
@@ -115,7 +116,7 @@ function describeInput(i: PlanInput): string {
 /** The exact entry that would be written, as the approval screen shows it. */
 export function approvalText(plan: InstallPlan, config: Record<string, unknown>, runner: { resolved: string | null; advice: string[] } | null): string {
   const lines: string[] = [];
-  lines.push(`Server "${plan.serverName}" from ${plan.entry.name} ${plan.entry.version} (${plan.source})`);
+  lines.push(`Server "${plan.serverName}" from ${plan.entry.name}${plan.entry.version ? ` ${plan.entry.version}` : ""} (${plan.source})`);
   if (plan.entry.description) lines.push(`  ${plan.entry.description}`);
   if (plan.kind === 'package') {
     lines.push(`  command: ${JSON.stringify(config.command)}`);
@@ -146,9 +147,15 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
     remote: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new SwitchboardError('bad-request', 'install takes one registry name, e.g. `switchboard install io.github.user/weather` (find names with `switchboard search TEXT`).');
-  const name = positionals[0]!;
+  let name = positionals[0]!;
   const d: InstallDeps = { ask: deps?.ask ?? stdinAsker(ctx), loginPath: deps?.loginPath ?? loginShellPath, ...(deps?.fetch ? { fetch: deps.fetch } : {}) };
   if (/\.mcpb$/i.test(name)) return installBundle(name, values, ctx, d);
+  if (/^(switchboard|cursor|vscode|vscode-insiders|https):/i.test(name)) {
+    const link = parseInstallLink(name);
+    if (link.kind === 'entry') return installFromLink(link, values, ctx, d);
+    name = link.name;
+    if (link.version && !values.version) values.version = link.version;
+  }
   const registry = await registryFor(ctx.home, d.fetch);
   const entry = await registry.get(name, values.version ?? 'latest');
   if (!entry) {
@@ -232,6 +239,16 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
       `Next: add it to a profile, e.g. switchboard config set profiles.PROFILE.servers '[…, "${serverName}"]', or in the app's Profiles page.\n`,
   );
   return true;
+}
+
+/** An install link that carries the entry itself (Cursor, VS Code, switchboard://…&config=). */
+async function installFromLink(link: Extract<InstallLink, { kind: 'entry' }>, values: { yes?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
+  const base = values.name ?? serverKeyFor(`link/${link.name}`);
+  let serverName = base;
+  for (let n = 2; !values.name && (await configGet(ctx.home, pointer('servers', serverName))).found; n++) serverName = `${base}-${n}`;
+  const plan = linkPlan(link, serverName);
+  ctx.stdout(`An install link (${link.from}) asks to add the server "${link.name}". Check every part below before you agree.\n`);
+  return (await approveAndWrite(plan, ctx, d, values.yes === true)) ? 0 : 1;
 }
 
 /** `install FILE.mcpb`: the bundle is read and checked first, unpacked into the home only after the yes. */

@@ -7,9 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toErrorData } from '../../../src-shared/errors.ts';
 import type { CliContext } from '../../../src-main/cli/context.ts';
-import { catalogContext } from './helpers.ts';
+import { catalogContext, failure } from './helpers.ts';
 import { run as install } from '../../../src-main/cli/commands/install.ts';
 import { cleanupHomes, makeHome, shimClient } from '../../helpers/home.ts';
 
@@ -69,14 +68,7 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 afterAll(cleanupHomes);
 
-async function fails(p: Promise<number>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return toErrorData(err).message;
-  }
-  throw new Error('expected a failure');
-}
+const fails = async (p: Promise<number>) => (await failure(p)).message;
 
 describe('.mcpb bundles', () => {
   it('asks for user_config, shows the command, unpacks only after yes, and the server runs', { timeout: 60_000 }, async () => {

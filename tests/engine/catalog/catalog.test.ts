@@ -5,9 +5,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toErrorData } from '../../../src-shared/errors.ts';
 import type { CliContext } from '../../../src-main/cli/context.ts';
-import { catalogContext } from './helpers.ts';
+import { catalogContext, failure } from './helpers.ts';
 import { run as install, type InstallDeps } from '../../../src-main/cli/commands/install.ts';
 import { run as search } from '../../../src-main/cli/commands/search.ts';
 import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';
@@ -67,14 +66,7 @@ function fakeProgram(name: string): string {
 
 const config = () => JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8'));
 
-async function fails(p: Promise<number>): Promise<{ code: string; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    return toErrorData(err);
-  }
-  throw new Error('expected a failure');
-}
+const fails = failure;
 
 describe('search', () => {
   it('lists the latest version of matching servers with their status, and cleans what it prints', async () => {
