@@ -265,6 +265,64 @@ export interface ControlApi {
     params: { client: string; replace?: boolean; profile?: string };
     result: { added: string[]; replaced: { profile: string; entries: string[]; write: ClientWriteResult } | null };
   };
+  /** Servers in the MCP Registry (settings.registry) whose name contains `text`, latest versions. */
+  'catalog.search': { params: { text: string }; result: { registry: string; servers: CatalogHit[] } };
+  /** The approval screen of one registry server: exactly what would run, and what to ask for. Writes nothing. */
+  'catalog.prepare': { params: { name: string; version?: string }; result: CatalogPrepared };
+  /**
+   * Adds the server; refused unless `approved` is true. `answers` are by input id; secret ones go
+   * to the secret store. The engine fetches the entry again rather than trusting the page.
+   */
+  'catalog.install': {
+    params: { name: string; version?: string; answers: Record<string, string>; approved: boolean };
+    result: { serverName: string; config: Record<string, unknown>; secrets: string[] };
+  };
+}
+
+export interface CatalogHit {
+  name: string;
+  version: string;
+  title?: string;
+  description: string;
+  status: 'active' | 'deprecated' | 'deleted';
+  /** npm, pypi, oci, nuget, mcpb, remote… */
+  kinds: string[];
+  installed?: { serverName: string; version: string; update: boolean };
+}
+
+/** A value the user is asked for before installing. */
+export interface CatalogInput {
+  id: number;
+  label: string;
+  description?: string;
+  isSecret: boolean;
+  isRequired: boolean;
+  default?: string;
+  choices?: string[];
+}
+
+export interface CatalogPrepared {
+  registry: string;
+  name: string;
+  version: string;
+  status: 'active' | 'deprecated' | 'deleted';
+  description: string;
+  /** The key under "servers" it will get. */
+  serverName: string;
+  /** "npm package … 1.2.0", "remote https://…". */
+  source: string;
+  /** The installed version this would replace, when it was installed from the registry before. */
+  updateFrom: string | null;
+  inputs: CatalogInput[];
+  /** Local servers: the command line, `<label>` where an asked value goes. */
+  command?: string;
+  args?: string[];
+  env?: Record<string, { value: string; secret: boolean }>;
+  /** What runs the command, and whether it was found (with the doctor's advice). */
+  runner?: { program: string; found: string | null; advice: string[] };
+  url?: string;
+  transport?: 'http' | 'sse';
+  headers?: Record<string, { value: string; secret: boolean }>;
 }
 
 export type ControlMethod = keyof ControlApi;
@@ -302,6 +360,9 @@ export const CONTROL_METHODS = [
   'clients.undo',
   'clients.importPlan',
   'clients.importApply',
+  'catalog.search',
+  'catalog.prepare',
+  'catalog.install',
 ] as const satisfies readonly ControlMethod[];
 
 /** `never` when CONTROL_METHODS names every method of ControlApi; the method names otherwise. */

@@ -1,22 +1,11 @@
 // `switchboard search TEXT [--json] [--limit N]`: servers in the MCP Registry whose name contains
 // TEXT, newest version of each, with their status and whether an installed one has an update.
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { findInstalled, readInstalled } from '../../engine/catalog/installed.ts';
-import { compareVersions } from '../../engine/catalog/server-json.ts';
+import { readInstalled, toHits } from '../../engine/catalog/installed.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { registryFor } from './install.ts';
 
-export interface SearchHit {
-  name: string;
-  version: string;
-  title?: string;
-  description: string;
-  status: 'active' | 'deprecated' | 'deleted';
-  /** Local packages and remotes, e.g. ["npm", "remote"]. */
-  kinds: string[];
-  installed?: { serverName: string; version: string; update: boolean };
-}
 
 export async function run(args: string[], ctx: CliContext, deps: { fetch?: typeof fetch } = {}): Promise<number> {
   const { values, positionals } = parseFlags('search', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
@@ -24,19 +13,7 @@ export async function run(args: string[], ctx: CliContext, deps: { fetch?: typeo
   if (!text) throw new SwitchboardError('bad-request', 'search needs some text, e.g. `switchboard search github`.');
   const registry = await registryFor(ctx.home, deps.fetch);
   const page = await registry.search(text, { limit: intFlag(values.limit, '--limit', 30) });
-  const installed = await readInstalled(ctx.home);
-  const hits: SearchHit[] = page.servers.map((e) => {
-    const rec = findInstalled(installed, e.name);
-    return {
-      name: e.name,
-      version: e.version,
-      ...(e.title ? { title: e.title } : {}),
-      description: e.description,
-      status: e.status,
-      kinds: [...new Set([...e.packages.map((p) => p.registryType), ...(e.remotes.length ? ['remote'] : [])])],
-      ...(rec ? { installed: { serverName: rec.serverName, version: rec.version, update: compareVersions(e.version, rec.version) > 0 } } : {}),
-    };
-  });
+  const hits = toHits(page.servers, await readInstalled(ctx.home));
   if (values.json) {
     ctx.stdout(JSON.stringify({ registry: registry.baseUrl, servers: hits, nextCursor: page.nextCursor }, null, 2) + '\n');
     return 0;

@@ -15,7 +15,9 @@ import type { Supervisor } from '../upstream/supervisor.ts';
 import type { CodeRunner } from '../codemode/code-runner.ts';
 import { testServerConnection } from '../upstream/test-connection.ts';
 import { ownEntry, ProfileConfig } from '../../../src-shared/config/schema.ts';
+import { catalogHandlers } from '../catalog/catalog-control.ts';
 import { clientHandlers } from '../clients/client-control.ts';
+import { loginShellPath } from '../upstream/command-resolve.ts';
 import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
 import { CLIENT_LIMITS, isLimitedClient } from '../../../src-shared/client-limits.ts';
@@ -197,6 +199,16 @@ export class ControlHandler {
         profiles: () => Object.keys(e.config.config.profiles),
         servers: () => e.config.config.servers,
         updateConfig: (mutate) => e.config.update(mutate),
+      }),
+      ...catalogHandlers({
+        home: e.paths.home,
+        env: process.env,
+        platform: process.platform,
+        registry: () => (e.config.raw.settings as { registry?: unknown } | undefined)?.registry,
+        servers: () => e.config.config.servers,
+        setServer: (name, cfg) => e.config.set(`/servers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, cfg),
+        secrets: e.secrets,
+        loginPath: loginShellPath,
       }),
       'engine.stop': () => {
         setTimeout(() => process.kill(process.pid, 'SIGTERM'), 20);

@@ -2,21 +2,13 @@
 // give (secrets included) and how the final command line is put together; `resolvePlan` fills
 // them in. Secret values go to the secret store and appear in config.json only as
 // { "secret": NAME }. Nothing here runs or writes anything.
+import type { CatalogInput } from '../../../src-shared/api.ts';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ArgumentInput, Input, KeyValueInput, PackageInfo, RegistryEntry, RemoteInfo } from './server-json.ts';
 
-/** A value the user is asked for. */
-export interface PlanInput {
-  id: number;
-  /** What it is for: `env FOO`, `header Authorization`, `argument --port`, `url variable region`. */
-  label: string;
-  description?: string;
-  isSecret: boolean;
-  isRequired: boolean;
-  default?: string;
-  choices?: string[];
-}
+/** A value the user is asked for (the same shape the app gets). */
+export type PlanInput = CatalogInput;
 
 /** A piece of a value: literal text, or what the user gives for one input. */
 type Part = { text: string } | { input: number };

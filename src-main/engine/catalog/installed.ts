@@ -3,7 +3,9 @@
 // loses that hint; config.json stays the truth about what runs.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { CatalogHit } from '../../../src-shared/api.ts';
 import { AtomicTextFile } from '../config/atomic-file.ts';
+import { compareVersions, type RegistryEntry } from './server-json.ts';
 
 export interface InstalledRecord {
   /** Registry base URL it came from. */
@@ -41,4 +43,20 @@ export async function recordInstalled(home: string, rec: InstalledRecord): Promi
 /** The record of a registry name, if one of config.json's servers was installed from it. */
 export function findInstalled(all: Record<string, InstalledRecord>, registryName: string): InstalledRecord | undefined {
   return Object.values(all).find((r) => r.name === registryName);
+}
+
+/** Registry entries as search hits, marked when installed from the registry (and whether newer). */
+export function toHits(entries: RegistryEntry[], installed: Record<string, InstalledRecord>): CatalogHit[] {
+  return entries.map((e) => {
+    const rec = findInstalled(installed, e.name);
+    return {
+      name: e.name,
+      version: e.version,
+      ...(e.title ? { title: e.title } : {}),
+      description: e.description,
+      status: e.status,
+      kinds: [...new Set([...e.packages.map((x) => x.registryType), ...(e.remotes.length ? ['remote'] : [])])],
+      ...(rec ? { installed: { serverName: rec.serverName, version: rec.version, update: compareVersions(e.version, rec.version) > 0 } } : {}),
+    };
+  });
 }

@@ -1,0 +1,76 @@
+// The app's catalog.* control methods against the local registry: search, the approval screen's
+// content (placeholders where asked values go, runner found or not), and install that refuses
+// without approval, re-fetches the entry, and keeps secrets in the secret store.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { catalogHandlers } from '../../../src-main/engine/catalog/catalog-control.ts';
+import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';
+import { startRegistry, type LocalRegistry } from '../../fixtures/registry/registry-server.ts';
+
+let registry: LocalRegistry;
+let root: string;
+let servers: Record<string, unknown>;
+let secrets: FileSecretStore;
+let h: ReturnType<typeof catalogHandlers>;
+
+beforeAll(async () => {
+  registry = await startRegistry();
+});
+afterAll(() => registry.close());
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'sb-catctl-'));
+  mkdirSync(path.join(root, 'bin'));
+  servers = {};
+  secrets = new FileSecretStore(path.join(root, 'secrets.json'));
+  h = catalogHandlers({
+    home: root,
+    env: { PATH: path.join(root, 'bin') },
+    platform: 'linux',
+    registry: () => registry.url,
+    servers: () => servers,
+    setServer: async (name, cfg) => void (servers[name] = cfg),
+    secrets,
+    loginPath: async () => '',
+  });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('catalog control methods', () => {
+  it('search lists hits with status and kinds', async () => {
+    const r = await h['catalog.search']({ text: 'example' });
+    expect(r.registry).toBe(registry.url);
+    expect(r.servers.find((s) => s.name === 'io.github.example/old-tool')).toMatchObject({ status: 'deprecated', kinds: ['pypi'] });
+  });
+
+  it('prepare shows the command with placeholders and whether the runner exists', async () => {
+    const p = await h['catalog.prepare']({ name: 'io.github.example/weather' });
+    expect(p).toMatchObject({
+      serverName: 'weather',
+      version: '1.2.0',
+      command: 'npx',
+      args: ['-y', '@example/weather-mcp@1.2.0', '--units=<argument --units (units)>'],
+      env: { WEATHER_API_KEY: { value: '<env WEATHER_API_KEY>', secret: true }, WEATHER_LANG: { value: '<env WEATHER_LANG>', secret: false } },
+      runner: { program: 'npx', found: null },
+    });
+    expect(p.runner!.advice.join(' ')).toContain('Install Node.js');
+    writeFileSync(path.join(root, 'bin', 'npx'), '#!/bin/sh\n');
+    chmodSync(path.join(root, 'bin', 'npx'), 0o755);
+    expect((await h['catalog.prepare']({ name: 'io.github.example/weather' })).runner!.found).toBe(path.join(root, 'bin', 'npx'));
+    await expect(h['catalog.prepare']({ name: 'io.github.example/gone' })).rejects.toThrow(/deleted from the registry/);
+  });
+
+  it('install needs approved: true, then writes the entry and the secret', async () => {
+    const p = await h['catalog.prepare']({ name: 'io.github.example/weather' });
+    const key = p.inputs.find((i) => i.label === 'env WEATHER_API_KEY')!;
+    await expect(h['catalog.install']({ name: 'io.github.example/weather', answers: { [key.id]: 'sk-1' }, approved: false })).rejects.toThrow(/not approved/);
+    expect(servers).toEqual({});
+    const r = await h['catalog.install']({ name: 'io.github.example/weather', answers: { [key.id]: 'sk-1' }, approved: true });
+    expect(r).toMatchObject({ serverName: 'weather', secrets: ['weather.WEATHER_API_KEY'] });
+    expect(servers.weather).toEqual({ command: 'npx', args: ['-y', '@example/weather-mcp@1.2.0', '--units=metric'], env: { WEATHER_API_KEY: { secret: 'weather.WEATHER_API_KEY' }, WEATHER_LANG: 'en' } });
+    expect(JSON.stringify(servers)).not.toContain('sk-1');
+    expect(secrets.get('weather.WEATHER_API_KEY')).toBe('sk-1');
+    expect((await h['catalog.search']({ text: 'weather' })).servers[0]!.installed).toEqual({ serverName: 'weather', version: '1.2.0', update: false });
+  });
+});
