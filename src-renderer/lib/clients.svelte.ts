@@ -6,6 +6,8 @@ import { describeError } from './api-client.ts';
 export class ClientList {
   clients = $state.raw<ClientInfo[] | null>(null);
   error = $state<string | null>(null);
+  /** Each card's last outcome message, by client id (cards are rebuilt when they change lists). */
+  notices = $state<Record<string, string | null>>({});
   #client: ControlClient;
 
   constructor(client: ControlClient) {

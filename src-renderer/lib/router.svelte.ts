@@ -6,6 +6,7 @@ export const PAGES = [
   { id: 'runs', label: 'Runs' },
   { id: 'audit', label: 'Audit' },
   { id: 'connect', label: 'Connect' },
+  { id: 'catalog', label: 'Catalog' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 export type PageId = (typeof PAGES)[number]['id'];

@@ -11,6 +11,7 @@ import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { BASIC, FIXTURES, MEMORY, NODE, openBrowser, screenshot, serve, SHOTS, type Browser, type Served } from './harness.ts';
 import { startOAuthServer, type OAuthServer } from '../engine/oauth/helpers.ts';
+import { startRegistry, type LocalRegistry } from '../fixtures/registry/registry-server.ts';
 
 let s: Served;
 let b: Browser;
@@ -326,6 +327,8 @@ describe('connect page in a browser', () => {
     assert.equal(existsSync(path.join(user, '.cursor', 'mcp.json')), false);
     await card.getByRole('button', { name: 'Connect anyway' }).click();
     await cp.locator('[data-client="cursor"] [data-profile="existing"] [data-testid="entry-state"]', { hasText: /^connected$/ }).waitFor();
+    // What is left to do in that client, not just "restart".
+    await card.getByText(/Next: Open Cursor Settings → MCP/).waitFor();
     assert.ok(JSON.parse(readFileSync(path.join(user, '.cursor', 'mcp.json'), 'utf8')).mcpServers['switchboard-existing']);
   });
 });
@@ -421,5 +424,59 @@ describe('servers page: sign-in and changed tools', () => {
     assert.equal(new URL((await link.getAttribute('href'))!).origin, oauth.base);
     await tab.close();
     await sb.context.unroute(`${oauth.base}/authorize**`);
+  });
+});
+
+describe('catalog page: install from the registry', () => {
+  // Its own engine whose settings.registry is a local registry serving recorded server.json.
+  let reg: LocalRegistry;
+  let cs2: Served;
+  let cb: Browser;
+  let pg: Page;
+
+  before(async () => {
+    reg = await startRegistry();
+    cs2 = await serve({ settings: { registry: reg.url }, servers: {}, profiles: {} });
+    cb = await openBrowser();
+    pg = cb.page;
+    await pg.goto(cs2.url);
+  }, { timeout: 90_000 });
+
+  after(async () => {
+    await cb?.dispose();
+    await cs2?.dispose();
+    await reg?.close();
+  });
+
+  it('searches, shows exactly what would run, and adds only on "Add to Switchboard"', { timeout: 90_000 }, async () => {
+    await pg.getByRole('navigation').getByRole('link', { name: /^Catalog/ }).click();
+    await pg.getByRole('searchbox').fill('example');
+    await pg.getByRole('button', { name: 'Search' }).click();
+    const weather = pg.locator('[data-catalog="io.github.example/weather"]');
+    await weather.waitFor();
+    await pg.locator('[data-catalog="io.github.example/old-tool"]').getByText('deprecated').waitFor();
+    assert.equal(await pg.locator('[data-catalog="io.github.example/gone"]').getByRole('button').isDisabled(), true, 'a deleted server cannot be added');
+    await weather.getByRole('button', { name: 'Add…' }).click();
+    const review = pg.getByTestId('catalog-review');
+    await review.waitFor();
+    assert.equal(await review.getByTestId('catalog-command').textContent(), 'npx');
+    assert.equal(await review.getByTestId('catalog-args').textContent(), '["-y","@example/weather-mcp@1.2.0","--units=<argument --units (units)>"]');
+    const add = review.getByRole('button', { name: 'Add to Switchboard' });
+    assert.equal(await add.isDisabled(), true, 'the required API key is still missing');
+    const before = cs2.configBytes();
+    await review.getByLabel(/env WEATHER_API_KEY/).fill('sk-ui-secret');
+    assert.equal(await review.getByLabel(/env WEATHER_API_KEY/).getAttribute('type'), 'password');
+    await pg.screenshot({ path: path.join(SHOTS, 'catalog.png'), fullPage: true });
+    assert.equal(cs2.configBytes(), before, 'nothing is written before the yes');
+    await add.click();
+    await pg.getByTestId('catalog-added').getByText('Added “weather” to config.json').waitFor({ timeout: 20_000 });
+    const cfg = JSON.parse(cs2.configBytes());
+    assert.deepEqual(cfg.servers.weather, {
+      command: 'npx',
+      args: ['-y', '@example/weather-mcp@1.2.0', '--units=metric'],
+      env: { WEATHER_API_KEY: { secret: 'weather.WEATHER_API_KEY' }, WEATHER_LANG: 'en' },
+    });
+    assert.ok(!cs2.configBytes().includes('sk-ui-secret'), 'the secret never reaches config.json');
+    await weather.getByText('installed').waitFor();
   });
 });
