@@ -81,13 +81,13 @@ describe('a cold engine on a new home', () => {
       client.listResourceTemplates(),
       client.listResources(),
       client.listPrompts(),
-      client.getPrompt({ name: 'everything__simple-prompt' }),
+      client.getPrompt({ name: 'demo__everything__simple-prompt' }),
     ]);
     const servers = new Set(tools.tools.map((t) => t.name.split('__')[0]));
     expect([...servers].sort()).toEqual([...DEMO_SERVERS].sort());
     expect(templates.resourceTemplates.length).toBeGreaterThan(0);
     expect(resources.resources.length).toBeGreaterThan(0);
-    expect(prompts.prompts.map((p) => p.name)).toContain('everything__simple-prompt');
+    expect(prompts.prompts.map((p) => p.name)).toContain('demo__everything__simple-prompt');
     expect(prompt.messages.length).toBeGreaterThan(0);
     const echo = (await client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })) as CallToolResult;
     expect(echo.isError).toBeFalsy();
