@@ -57,8 +57,9 @@ export class RegistryClient {
     try {
       res = await this.#fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'error' });
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const why = e.name === 'TimeoutError' ? `no answer within ${Math.round(this.#timeoutMs / 1000)} s` : (e.cause?.code ?? e.message);
+      const e = err as Error & { cause?: { code?: string; message?: string; errors?: { code?: string }[] } };
+      const why =
+        e.name === 'TimeoutError' ? `no answer within ${Math.round(this.#timeoutMs / 1000)} s` : (e.cause?.code ?? e.cause?.errors?.[0]?.code ?? e.cause?.message ?? e.message);
       throw new SwitchboardError(
         'upstream-error',
         `Could not reach the MCP Registry at ${this.baseUrl} (${why}). Nothing was changed; check your connection, or settings.registry in config.json.`,
