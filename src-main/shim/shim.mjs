@@ -92,6 +92,7 @@ export async function runShim(argv) {
   const clientLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectClientLine(l) });
   const engineLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectEngineLine(l), onOversized: ({ head }) => inspectEngineLine(head) });
   let engineStarted = false;
+  let lastStart = 0;
 
   /** @param {Buffer} line */
   function inspectClientLine(line) {
@@ -126,8 +127,11 @@ export async function runShim(argv) {
   });
 
   function startEngine() {
-    if (engineStarted) return;
+    // At most one start per second: a start that fails at once (the lock is still held by an
+    // engine that is shutting down) is retried by the wait loop, not given up on.
+    if (engineStarted || Date.now() - lastStart < 1000) return;
     engineStarted = true;
+    lastStart = Date.now();
     const logDir = path.join(home, 'logs');
     let out = /** @type {import('node:child_process').StdioOptions} */ ('ignore');
     try {
@@ -148,6 +152,9 @@ export async function runShim(argv) {
     // A missing app (moved or half-uninstalled) must not crash the relay; the wait below ends
     // with a message naming the log.
     child.on('error', (err) => process.stderr.write(`switchboard shim: could not start the engine with ${cmd.command}: ${err.message}\n`));
+    child.on('exit', () => {
+      engineStarted = false;
+    });
     child.unref();
   }
 
@@ -173,7 +180,7 @@ export async function runShim(argv) {
       if (waited > RECONNECT_DEADLINE_MS) {
         fail(`could not reach the Switchboard engine for ${home} (socket ${sockPath}); see ${path.join(home, 'logs', 'engine.out.log')}`);
       }
-      if (resume && waited > SELF_RESTART_GRACE_MS) startEngine();
+      if (!resume || waited > SELF_RESTART_GRACE_MS) startEngine();
       await sleep(resume ? 100 : 25);
       s = await tryConnect();
     }

@@ -2,6 +2,8 @@
 // the next engine and answered; only calls that were really in flight when the engine stopped
 // are told "stopped during this request".
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanupHomes, enginePid, fixtureServer, makeHome, shimClient, stopEngine, waitFor } from '../helpers/home.ts';
 
@@ -85,6 +87,34 @@ describe('shim across an engine restart', () => {
       expect(lines.some((l) => l.error?.message.includes('stopped during this request'))).toBe(false);
     } finally {
       shim.kill();
+    }
+  });
+
+  it('keeps trying to start the next engine while a dying one still holds the lock', { timeout: 90_000 }, async () => {
+    const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { demo: { servers: ['basic'] } } });
+    const client = await shimClient(home, 'demo');
+    // Stands for an engine that is still shutting down (killing its servers) and holds the lock.
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 5000)'], { stdio: 'ignore' });
+    try {
+      await waitFor(async () => (await client.listTools()).tools.some((t) => t.name === 'basic__echo'), 20_000, 'basic__echo');
+      const pid = enginePid(home)!;
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }, 5000, 'the engine to die');
+      writeFileSync(path.join(home, 'run', 'engine.lock'), String(holder.pid));
+      // The shim's first start (after its grace period) fails on the lock; once the holder is
+      // gone (5 s) a later start must succeed, long before the shim's 20 s deadline.
+      const r = await client.callTool({ name: 'basic__echo', arguments: { text: 'after the lock' } }, undefined, { timeout: 30_000 });
+      expect(text(r)).toContain('after the lock');
+    } finally {
+      holder.kill();
+      await client.close();
     }
   });
 });
