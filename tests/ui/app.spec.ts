@@ -466,7 +466,7 @@ describe('catalog page: install from the registry', () => {
     const before = cs2.configBytes();
     await review.getByLabel(/env WEATHER_API_KEY/).fill('sk-ui-secret');
     assert.equal(await review.getByLabel(/env WEATHER_API_KEY/).getAttribute('type'), 'password');
-    await pg.screenshot({ path: path.join(SHOTS, 'catalog.png'), fullPage: true });
+    await screenshot(pg, 'catalog');
     assert.equal(cs2.configBytes(), before, 'nothing is written before the yes');
     await add.click();
     await pg.getByTestId('catalog-added').getByText('Added “weather” to config.json').waitFor({ timeout: 20_000 });
