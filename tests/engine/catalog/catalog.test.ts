@@ -222,3 +222,39 @@ describe('offline and settings.registry', () => {
     expect(DEFAULT_REGISTRY).toBe('https://registry.modelcontextprotocol.io');
   });
 });
+
+describe('a hostile registry', () => {
+  it('an entry whose command-line parts carry control characters is refused, not cleaned into something else', async () => {
+    const evil = await startRegistry({
+      entries: [
+        {
+          server: { name: 'io.github.evil/args', description: 'x', version: '1.0.0', packages: [{ registryType: 'npm', identifier: 'evil', version: '1.0.0', transport: { type: 'stdio' }, packageArguments: [{ type: 'positional', value: 'ok\u001b]0;pwned\u0007' }] }] },
+          _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', isLatest: true } },
+        },
+      ],
+    });
+    try {
+      writeConfig({ settings: { registry: evil.url } });
+      const e = await fails(install(['io.github.evil/args', '--yes'], ctx, answering()));
+      expect(e.message).toContain('not valid server.json');
+      expect(config().servers).toEqual({ mem: { command: 'node', args: ['/opt/mem.js'] } });
+    } finally {
+      await evil.close();
+    }
+  });
+
+  it('an answer larger than 8 MB is refused', async () => {
+    const { createServer } = await import('node:http');
+    const big = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"servers":[],"pad":"${'x'.repeat(9 * 1024 * 1024)}"}`);
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', () => r()));
+    try {
+      writeConfig({ settings: { registry: `http://127.0.0.1:${(big.address() as { port: number }).port}` } });
+      expect((await fails(search(['x'], ctx))).message).toMatch(/larger than 8 MB and was refused/);
+    } finally {
+      await new Promise<void>((r) => big.close(() => r()));
+    }
+  });
+});
