@@ -13,9 +13,12 @@ export function connectorFromArgs(command: string, positionals: string[], opts: 
 
 export function assertInstalled(c: Connector, hint: string): void {
   if (c.installed()) return;
+  const where = [...c.lookedAt(), ...c.programs().map((n) => `"${n}" on PATH`)];
   throw new ClientFileError(
     'not-installed',
-    `${c.displayName} does not seem to be installed here: Switchboard looked for ${[...c.lookedAt(), ...c.programs().map((n) => `"${n}" on PATH`)].join(', ')}. ${hint}`,
+    where.length
+      ? `${c.displayName} does not seem to be installed here: Switchboard looked for ${where.join(', ')}. ${hint}`
+      : `${c.displayName} does not run on this operating system. ${hint}`,
   );
 }
 

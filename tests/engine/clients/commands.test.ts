@@ -162,6 +162,10 @@ describe('connect / disconnect / undo commands', () => {
     expect(e.message).toContain('switchboard disconnect cursor --profile demo');
   });
 
+  it('says so when a client does not exist on this OS (Visual Studio on Linux)', async () => {
+    expect((await fails(connect(['visual-studio', '--profile', 'demo'], ctx))).message).toMatch(/^Visual Studio does not run on this operating system\. Install it first, or pass --force/);
+  });
+
   it('requires --profile and one client', async () => {
     expect((await fails(connect(['cursor'], ctx))).code).toBe('bad-request');
     expect((await fails(connect(['--profile', 'demo'], ctx))).code).toBe('bad-request');
