@@ -287,7 +287,8 @@ describe('profile filters over resources and prompts', () => {
       expect(templates.length).toBeGreaterThan(0);
       expect(prompts.length).toBeGreaterThan(0);
       const [first, second] = all as [(typeof all)[0], (typeof all)[0]];
-      const prompt = prompts[0]!.name.replace(/^everything__/, '');
+      // Prompt names carry the profile (`<profile>__<server>__<prompt>`): the upstream name is the rest.
+      const prompt = prompts[0]!.name.replace(/^open__everything__/, '');
 
       // Only the listed resource and prompt, set while the engine runs (config set → list_changed).
       const set = async (p: string, v: unknown) => expect((await cliAsync(home, ['config', 'set', p, JSON.stringify(v)])).code).toBe(0);
@@ -312,7 +313,7 @@ describe('profile filters over resources and prompts', () => {
       await waitFor(async () => (await picked.listResources()).resources.length === 1, 10_000, 'the picked resource');
       expect((await picked.listResources()).resources.map((r) => r.uri)).toEqual([first.uri]);
       expect((await picked.listResourceTemplates()).resourceTemplates).toEqual([]);
-      expect((await picked.listPrompts()).prompts.map((p) => p.name)).toEqual([prompts[0]!.name]);
+      expect((await picked.listPrompts()).prompts.map((p) => p.name)).toEqual([`picked__everything__${prompt}`]);
       expect((await picked.readResource({ uri: first.uri })).contents.length).toBeGreaterThan(0);
       expect(await refused(picked.readResource({ uri: second.uri }))).toBe(true);
       expect(await refused(picked.subscribeResource({ uri: second.uri }))).toBe(true);
