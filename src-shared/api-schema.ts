@@ -75,6 +75,9 @@ export const CONTROL_PARAMS = {
   'clients.undo': z.object({ client: text }),
   'clients.importPlan': z.object({ client: text }),
   'clients.importApply': z.object({ client: text, replace: z.boolean().optional(), profile: text.optional() }),
+  'catalog.search': z.object({ text }),
+  'catalog.prepare': z.object({ name: text, version: text.optional() }),
+  'catalog.install': z.object({ name: text, version: text.optional(), answers: z.record(z.string(), z.string()), approved: z.boolean() }),
 } satisfies { [M in ControlMethod]: z.ZodType<ControlParams<M>> };
 
 /**
