@@ -28,6 +28,8 @@ export interface ServerStatus {
   /** Restarts since the engine started. */
   restarts: number;
   pid?: number;
+  /** The MCP revision negotiated with the server (e.g. "2026-07-28", "2025-11-25"); null until connected (SPEC §9). */
+  protocol?: string | null;
   /** Tools withheld because their description or schema changed since pinned (SPEC §3); approve to show them. */
   changedTools?: string[];
 }

@@ -89,6 +89,7 @@ function offlineStatus(file: string, home: string): StatusReport {
         auth: { state: 'none' },
         kind: s.url ? 'remote' : 'local',
         restarts: 0,
+        protocol: null,
       };
     }
     for (const [name, p] of Object.entries(v.config.profiles)) {

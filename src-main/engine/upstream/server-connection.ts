@@ -1,45 +1,31 @@
-// One connection to one configured upstream server, shared by every profile and client.
-// It keeps the server running (restart with backoff, give up after repeated failed starts),
-// keeps its catalogs current (list_changed), bounds every call by callTimeoutSec, and turns
-// every failure into a SwitchboardError with a sentence the user can act on.
-import { stat } from 'node:fs/promises';
+// One connection to one configured upstream server, shared by every profile and client: its
+// lifecycle (start, restart with backoff, give up after repeated failed starts, stop), and the
+// calls made over it (bounded by callTimeoutSec). Built on the v2 client SDK, which speaks both
+// protocol generations; the pieces live next to it: transport-factory.ts (how to reach the
+// server), protocol-era.ts (which generation it speaks), modern-subscriptions.ts (2026-07-28
+// change notifications), catalog-cache.ts (its tools, resources, prompts) and upstream-errors.ts
+// (what a failure is called).
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResultSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolRequest,
-  type CallToolResult,
-  type Progress,
-  type Prompt,
-  type Resource,
-  type ResourceTemplate,
-  type ServerCapabilities,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolError, ProtocolErrorCode, type Transport } from '@modelcontextprotocol/client';
+// The engine's own vocabulary for MCP shapes (the same JSON in both SDK generations).
+import type { CallToolRequest, CallToolResult, Progress, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
-import { DEFAULT_CALL_TIMEOUT_SEC, type SecretOrString, type ServerConfig } from '../../../src-shared/config/schema.ts';
+import { DEFAULT_CALL_TIMEOUT_SEC, type ServerConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { buildChildEnv } from './child-env.ts';
-import { loginShellPath, resolveCommand } from './command-resolve.ts';
 import { ServerLog } from './server-log.ts';
 import { RedactingServerLog } from '../trust/redacting-server-log.ts';
-import { ChildStdioTransport, SDK_STDIO_MESSAGE_BYTES } from './stdio-transport.ts';
+import { SDK_STDIO_MESSAGE_BYTES, type ChildStdioTransport } from './stdio-transport.ts';
 import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
 import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
+import { CatalogCache, type CatalogKind } from './catalog-cache.ts';
+import { EraVerdict, negotiatedRevision } from './protocol-era.ts';
+import { ModernSubscriptions } from './modern-subscriptions.ts';
+import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
 import { answerWithoutClient } from './answer-without-client.ts';
+import { callFailure, crashMessage, startErrorMessage, unavailableError, type FailureContext } from './upstream-errors.ts';
 
 export interface ServerRequestExtra {
   /** Aborted when the server cancels its request or the connection ends. */
@@ -96,12 +82,6 @@ export interface CallOptions {
   context?: unknown;
 }
 
-/** A ready-made error that retrying will not fix (missing secret or command): no backoff loop. */
-class FatalStartError extends SwitchboardError {}
-
-
-type CatalogKind = 'tools' | 'resources' | 'prompts';
-
 export class Upstream {
   readonly name: string;
   #config: ServerConfig;
@@ -114,6 +94,9 @@ export class Upstream {
   #transport: Transport | undefined;
   #stdio: ChildStdioTransport | undefined;
   #capabilities: ServerCapabilities | undefined;
+  #subscriptions: ModernSubscriptions | undefined;
+  #protocol: string | null = null;
+  readonly #era = new EraVerdict();
   #generation = 0;
   #initialized = false;
   #failedStarts = 0;
@@ -122,11 +105,7 @@ export class Upstream {
   #retryTimer: NodeJS.Timeout | undefined;
   #stopReason: string | undefined;
   #disposed = false;
-  #tools: Tool[] = [];
-  #resources: Resource[] = [];
-  #templates: ResourceTemplate[] = [];
-  #prompts: Prompt[] = [];
-  #refreshing = new Map<CatalogKind, { again: boolean; done: Promise<void> }>();
+  readonly #catalog: CatalogCache;
   #inflight = new Map<number, unknown>();
   #callSeq = 0;
   #stateListeners = new Set<() => void>();
@@ -137,6 +116,7 @@ export class Upstream {
     this.#config = config;
     this.#opts = opts;
     this.#log = new RedactingServerLog(path.join(opts.logsDir, `${name}.log`), opts.secretValues ?? (() => []), { maxBytes: opts.maxLogBytes });
+    this.#catalog = new CatalogCache((line) => this.#log.note(line));
     this.#state = config.disabled ? 'disabled' : 'starting';
     if (config.url !== undefined && opts.secrets) {
       this.#auth = new UpstreamAuth(name, config, opts.secrets, { resolveSecret: opts.resolveSecret, onChange: () => this.#notifyState() });
@@ -177,18 +157,22 @@ export class Upstream {
   get logFile(): string {
     return this.#log.file;
   }
+  /** The MCP revision negotiated with the server; null until connected. */
+  get protocol(): string | null {
+    return this.#protocol;
+  }
 
   tools(): Tool[] {
-    return this.#tools;
+    return this.#catalog.tools;
   }
   resources(): Resource[] {
-    return this.#resources;
+    return this.#catalog.resources;
   }
   resourceTemplates(): ResourceTemplate[] {
-    return this.#templates;
+    return this.#catalog.templates;
   }
   prompts(): Prompt[] {
-    return this.#prompts;
+    return this.#catalog.prompts;
   }
   serverCapabilities(): ServerCapabilities | undefined {
     return this.#capabilities;
@@ -197,11 +181,12 @@ export class Upstream {
   status(): ServerStatus {
     const s: ServerStatus = {
       state: this.#state,
-      tools: this.#tools.length,
+      tools: this.#catalog.tools.length,
       lastError: this.#auth?.needsSignIn ? this.#auth.signInError().message : this.#lastError,
       auth: this.#auth?.status() ?? { state: 'none' },
       kind: this.config.url !== undefined ? 'remote' : 'local',
       restarts: this.#restarts,
+      protocol: this.#protocol,
     };
     const pid = this.pid;
     if (pid !== undefined && (this.#state === 'ready' || this.#state === 'starting' || this.#state === 'restarting')) s.pid = pid;
@@ -260,13 +245,13 @@ export class Upstream {
   }
 
   async callTool(params: CallToolRequest['params'], opts: CallOptions = {}): Promise<CallToolResult> {
-    const result = await this.#send('tools/call', params, opts, `${this.name}.${params.name}`, true);
+    const result = await this.#send('tools/call', params, opts, `${this.name}.${params.name}`);
     return result as CallToolResult;
   }
 
   /** Any other client→server request (resources/read, prompts/get, completion/complete, …), relayed as is. */
   async request(method: string, params: unknown, opts: CallOptions = {}): Promise<Record<string, unknown>> {
-    return this.#send(method, params, opts, `${this.name} ${method}`, false);
+    return this.#send(method, params, opts, `${this.name} ${method}`);
   }
 
   async dispose(): Promise<void> {
@@ -280,7 +265,7 @@ export class Upstream {
 
   // ---- calls ---------------------------------------------------------------------------------
 
-  async #send(method: string, params: unknown, opts: CallOptions, what: string, isToolCall: boolean): Promise<Record<string, unknown>> {
+  async #send(method: string, params: unknown, opts: CallOptions, what: string): Promise<Record<string, unknown>> {
     const sec = this.config.callTimeoutSec ?? DEFAULT_CALL_TIMEOUT_SEC;
     const deadline = Date.now() + sec * 1000;
     const ctrl = new AbortController();
@@ -299,12 +284,25 @@ export class Upstream {
       if (this.#state !== 'ready') await this.#waitReadyOrAbort(deadline - Date.now(), ctrl.signal);
       const client = this.#client;
       if (!client) throw this.#unavailable();
-      return await client.request({ method, params } as never, isToolCall ? CallToolResultSchema : ResultSchema, {
+      const subs = this.#subscriptions;
+      if (subs && (method === 'resources/subscribe' || method === 'resources/unsubscribe')) {
+        // 2026-07-28 has no resources/subscribe: the same wish is a listen stream naming the URI.
+        const uri = String((params as { uri?: unknown } | undefined)?.uri ?? '');
+        await (method === 'resources/subscribe' ? subs.subscribe(uri) : subs.unsubscribe(uri));
+        return {};
+      }
+      const options = {
         signal: ctrl.signal,
         // Our own timer decides; this only keeps the SDK's 60 s default out of the way.
         timeout: sec * 1000 + 60_000,
         onprogress: opts.onProgress,
-      });
+      };
+      const request = { method, params: params as Record<string, unknown> | undefined };
+      // Spec methods get the SDK's result handling (and, on 2026-07-28, its multi round-trip
+      // input handling through our elicitation/sampling handlers); anything else is relayed as is.
+      return SPEC_METHODS.has(method)
+        ? ((await client.request(request as { method: 'tools/call' }, options)) as Record<string, unknown>)
+        : ((await client.request(request, ANY_RESULT, options)) as Record<string, unknown>);
     } catch (err) {
       if (timedOut) throw new SwitchboardError('timeout', `${what} took longer than ${sec} s (callTimeoutSec) and was cancelled`);
       if (opts.signal?.aborted) throw new SwitchboardError('cancelled', `${what} was cancelled`);
@@ -327,17 +325,15 @@ export class Upstream {
   }
 
   #callError(err: unknown, what: string): SwitchboardError {
-    if (err instanceof SwitchboardError) return err;
     const signIn = this.#auth?.errorFor(err);
     if (signIn) return signIn;
-    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
-      return new SwitchboardError('server-unavailable', this.#stopReason ?? `${this.name} stopped while the call was running; it is being restarted${this.#hugeRequestNote()}`);
-    }
-    if (err instanceof Error && err.message === 'Not connected') return this.#unavailable();
-    const message = err instanceof Error ? err.message : String(err);
-    const e = new SwitchboardError('upstream-error', `${what} failed: ${message}`);
-    (e as Error).cause = err;
-    return e;
+    if (err instanceof ProtocolError && err.code === ProtocolErrorCode.UnsupportedProtocolVersion) this.#era.forget();
+    return callFailure(
+      err,
+      what,
+      () => new SwitchboardError('server-unavailable', this.#stopReason ?? `${this.name} stopped while the call was running; it is being restarted${this.#hugeRequestNote()}`),
+      () => this.#unavailable(),
+    );
   }
 
   /** Why a stdio server that quit mid-call likely did: the last request it was sent was over the SDK's message limit. */
@@ -351,17 +347,17 @@ export class Upstream {
   }
 
   #unavailable(): SwitchboardError {
-    if (this.#disposed) return new SwitchboardError('server-unavailable', `${this.name} was stopped`);
-    switch (this.#state) {
-      case 'disabled':
-        return new SwitchboardError('server-unavailable', `${this.name} is disabled in config.json`);
-      case 'failed':
-        return new SwitchboardError('server-unavailable', `${this.name} is not running: ${this.#lastError ?? 'it failed to start'}`);
-      case 'needs-approval':
-        return new SwitchboardError('server-unavailable', `${this.name} is waiting for your approval`);
-      default:
-        return new SwitchboardError('server-unavailable', `${this.name} is not ready yet (${this.#state})`);
-    }
+    return unavailableError(this.name, this.#state, this.#disposed, this.#lastError);
+  }
+
+  #failure(): FailureContext {
+    return {
+      name: this.name,
+      url: this.config.url,
+      exit: this.#stdio?.exitInfo,
+      lastLine: this.#log.lastServerLine(),
+      startTimeoutMs: this.#opts.startTimeoutMs ?? 60_000,
+    };
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------
@@ -372,7 +368,16 @@ export class Upstream {
     this.#stopReason = undefined;
     let transport: Transport | undefined;
     try {
-      transport = await this.#makeTransport();
+      const made = await makeTransport(this.name, this.config, {
+        log: this.#log,
+        resolveSecret: this.#opts.resolveSecret,
+        auth: this.#auth,
+        parentEnv: this.#opts.parentEnv,
+        maxMessageBytes: this.#opts.maxMessageBytes,
+        killGraceMs: this.#opts.killGraceMs,
+      });
+      transport = made.transport;
+      if (made.stdio) this.#stdio = made.stdio;
       if (gen !== this.#generation) {
         await transport.close();
         return;
@@ -380,12 +385,27 @@ export class Upstream {
       const client = this.#makeClient(gen);
       this.#client = client;
       this.#transport = transport;
-      await client.connect(transport, { timeout: this.#opts.startTimeoutMs ?? 60_000 });
+      await client.connect(transport, this.#era.connectOptions(this.#opts.startTimeoutMs ?? 60_000));
       if (gen !== this.#generation) return;
-      this.#capabilities = client.getServerCapabilities();
+      this.#era.record(client);
+      this.#capabilities = (client.getServerCapabilities() ?? {}) as ServerCapabilities;
+      this.#protocol = negotiatedRevision(client);
+      this.#log.note(`connected (MCP ${this.#protocol ?? 'unknown revision'}, ${client.getProtocolEra() ?? 'legacy'} era)`);
       this.#initialized = true;
-      await Promise.all([this.#refresh('tools', gen, true), this.#refresh('resources', gen), this.#refresh('prompts', gen)]);
+      const current = () => gen === this.#generation;
+      const caps = this.#capabilities;
+      await Promise.all([
+        this.#catalog.refresh('tools', client, caps, current, true),
+        this.#catalog.refresh('resources', client, caps, current),
+        this.#catalog.refresh('prompts', client, caps, current),
+      ]);
       if (gen !== this.#generation) return;
+      if (client.getProtocolEra() === 'modern') {
+        const subs = new ModernSubscriptions(client, caps);
+        this.#subscriptions = subs;
+        await subs.open().catch((err) => this.#log.note(`could not listen for changes: ${err instanceof Error ? err.message : String(err)}`));
+        if (gen !== this.#generation) return;
+      }
       this.#failedStarts = 0;
       this.#lastError = null;
       this.#auth?.connected();
@@ -395,13 +415,23 @@ export class Upstream {
       this.#opts.onCatalog?.(this.name);
     } catch (err) {
       if (gen !== this.#generation || this.#disposed) return;
-      const message = this.#startErrorMessage(err);
+      const message = startErrorMessage(err, this.#failure());
+      const exited = this.#stdio?.exitInfo !== undefined;
       this.#generation++;
       const t = this.#transport ?? transport;
       this.#client = undefined;
       this.#transport = undefined;
+      this.#subscriptions = undefined;
+      this.#protocol = null;
       await t?.close().catch(() => {});
       if (this.#auth?.errorFor(err)) return this.#signInNeeded();
+      // A server that exits on the server/discover probe is a 2025 server that allows nothing
+      // before initialize: connect to it that way at once, without counting a failure.
+      if (exited && !(err instanceof FatalStartError) && this.#era.probeBrokeConnection()) {
+        this.#log.note('the server closed the connection on server/discover; connecting with initialize');
+        return void this.#connect();
+      }
+      this.#era.forget();
       this.#startFailed(message, err instanceof FatalStartError);
     }
   }
@@ -412,7 +442,7 @@ export class Upstream {
     const max = this.#opts.maxFailedStarts ?? 5;
     if (fatal || this.#failedStarts >= max) {
       this.#lastError = fatal ? message : `${message} (gave up after ${this.#failedStarts} tries; fix it, then restart the server)`;
-      this.#clearCatalogs();
+      this.#catalog.clear();
       this.#setState('failed');
       this.#opts.onCatalog?.(this.name);
       return;
@@ -439,12 +469,11 @@ export class Upstream {
   #onClosed(gen: number): void {
     if (gen !== this.#generation || this.#disposed || !this.#initialized || this.#state !== 'ready') return;
     this.#generation++;
-    const exit = this.#stdio?.exitInfo;
-    const line = this.#log.lastServerLine();
-    const how = exit ? (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`) : 'closed the connection';
-    this.#lastError = `${this.name} ${how}${line ? `: ${line}` : ''}`;
+    this.#lastError = crashMessage(this.#failure());
     this.#client = undefined;
     this.#transport = undefined;
+    this.#subscriptions = undefined;
+    this.#protocol = null;
     this.#quickCrashes = failuresInARow(RESTART_BACKOFF, this.#quickCrashes, Date.now() - this.#readySince);
     this.#scheduleRetry(this.#quickCrashes);
   }
@@ -456,28 +485,14 @@ export class Upstream {
     this.#retryTimer = undefined;
     const client = this.#client;
     const transport = this.#transport;
+    const subs = this.#subscriptions;
     this.#client = undefined;
     this.#transport = undefined;
+    this.#subscriptions = undefined;
+    this.#protocol = null;
+    await subs?.close();
     if (client) await client.close().catch(() => {});
     else await transport?.close().catch(() => {});
-  }
-
-  #startErrorMessage(err: unknown): string {
-    if (err instanceof SwitchboardError) return err.message;
-    const exit = this.#stdio?.exitInfo;
-    const line = this.#log.lastServerLine();
-    const detail = line ? `: ${line}` : '';
-    if (exit) {
-      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-      return `${this.name} ${how} before it was ready${detail}`;
-    }
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-      const sec = Math.round((this.#opts.startTimeoutMs ?? 60_000) / 1000);
-      return `${this.name} did not answer initialize within ${sec} s${detail}`;
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    if (this.config.url !== undefined) return `${this.name} could not connect to ${this.config.url}: ${message}`;
-    return `${this.name} failed to start: ${message}${detail}`;
   }
 
   /**
@@ -487,7 +502,7 @@ export class Upstream {
   #signInNeeded(): void {
     this.#log.note('needs sign-in');
     this.#lastError = this.#auth!.signInError().message;
-    this.#setState(this.#tools.length > 0 ? 'ready' : 'failed');
+    this.#setState(this.#catalog.tools.length > 0 ? 'ready' : 'failed');
     this.#opts.onCatalog?.(this.name);
   }
 
@@ -502,178 +517,86 @@ export class Upstream {
     this.#opts.onState?.(this.name);
   }
 
-  #clearCatalogs(): void {
-    this.#tools = [];
-    this.#resources = [];
-    this.#templates = [];
-    this.#prompts = [];
-  }
-
-  // ---- transport and client ------------------------------------------------------------------
-
-  async #makeTransport(): Promise<Transport> {
-    const cfg = this.config;
-    if (cfg.url !== undefined) {
-      const headers = this.#resolveValues(cfg.headers, 'headers');
-      const url = new URL(cfg.url);
-      this.#log.note(`connecting to ${url.origin}${url.pathname} (${cfg.transport ?? 'http'})`);
-      const auth = this.#auth ? { authProvider: this.#auth.provider, fetch: this.#auth.fetch } : {};
-      // Loaded on first use: an engine with only local servers does not pay their memory.
-      if (cfg.transport === 'sse') {
-        const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-        return new SSEClientTransport(url, { requestInit: { headers }, ...auth });
-      }
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      return new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
-    }
-    const command = cfg.command!;
-    const configured = this.#resolveValues(cfg.env, 'env');
-    if (cfg.cwd !== undefined) {
-      const isDir = await stat(cfg.cwd).then((s) => s.isDirectory(), () => false);
-      if (!isDir) throw new FatalStartError('server-unavailable', `${this.name}: the folder in "cwd" (${cfg.cwd}) does not exist`);
-    }
-    const parentEnv = this.#opts.parentEnv ?? process.env;
-    const base = buildChildEnv({ configured, parentEnv, path: configured.PATH === undefined ? await loginShellPath() : undefined });
-    const found = await resolveCommand(command, { env: base, cwd: cfg.cwd });
-    if (!found.path) {
-      const where = found.searched.length > 0 ? found.searched.join(', ') : 'nowhere: PATH is empty';
-      const onPath = /[\\/]/.test(command) ? 'was not found' : 'was not found on PATH';
-      throw new FatalStartError('server-unavailable', `${this.name}: the command "${command}" ${onPath} (looked in ${where}). ${found.hint ?? ''}`.trim());
-    }
-    const env = buildChildEnv({ configured, parentEnv, path: base.PATH, command: found.path });
-    const t = new ChildStdioTransport({
-      command: found.path,
-      args: cfg.args ?? [],
-      env,
-      cwd: cfg.cwd,
-      log: this.#log,
-      label: this.name,
-      maxMessageBytes: this.#opts.maxMessageBytes,
-      killGraceMs: this.#opts.killGraceMs,
-    });
-    this.#stdio = t;
-    return t;
-  }
-
-  #resolveValues(values: Record<string, SecretOrString> | undefined, where: 'env' | 'headers'): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(values ?? {})) {
-      if (typeof v === 'string') {
-        out[k] = v;
-        continue;
-      }
-      const value = this.#opts.resolveSecret?.(v.secret);
-      if (value === undefined) {
-        throw new FatalStartError(
-          'secret-missing',
-          `${this.name} needs the secret "${v.secret}" (for ${where}.${k}), which is not set; set it in the app or with \`switchboard secret set ${v.secret}\``,
-        );
-      }
-      out[k] = value;
-    }
-    return out;
-  }
+  // ---- client --------------------------------------------------------------------------------
 
   #makeClient(gen: number): Client {
     const client = new Client(this.#opts.clientInfo ?? { name: 'switchboard', version: '0.1.0' }, {
       capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+      ...EraVerdict.clientOptions(this.#opts.startTimeoutMs ?? 60_000),
+      // The old bound on pages: a server that always returns a cursor cannot loop us forever.
+      listMaxPages: 1000,
     });
     client.onclose = () => this.#onClosed(gen);
     client.onerror = (err) => {
       // Transport hiccups are not fatal; the log says what happened for whoever looks.
       if (gen === this.#generation) this.#log.note(`connection error: ${err.message}`);
     };
-    const relay = (method: string) => async (request: { params?: Record<string, unknown> }, extra: { signal: AbortSignal }) => {
+    // On a 2025-era connection these answer the server's own requests; on 2026-07-28 the SDK
+    // calls the same handlers to fulfil an `input_required` result, then retries the call.
+    const relay = (method: string) => async (request: { params?: Record<string, unknown> }, ctx: { mcpReq: { signal: AbortSignal } }) => {
       const handler = this.#opts.onServerRequest;
       const req = { method, params: request.params };
-      if (handler) return handler(this.name, req, { signal: extra.signal, calls: [...this.#inflight.values()] });
+      if (handler) return handler(this.name, req, { signal: ctx.mcpReq.signal, calls: [...this.#inflight.values()] });
       return answerWithoutClient(method);
     };
-    client.setRequestHandler(CreateMessageRequestSchema, relay('sampling/createMessage') as never);
-    client.setRequestHandler(ElicitRequestSchema, relay('elicitation/create') as never);
+    client.setRequestHandler('sampling/createMessage', relay('sampling/createMessage') as never);
+    client.setRequestHandler('elicitation/create', relay('elicitation/create') as never);
     // Roots are answered from config.json unless the server opted in to its client's (roots.ts):
     // a shared server must never be steered by whichever client happens to be connected.
     const relayRoots = relay('roots/list');
-    client.setRequestHandler(ListRootsRequestSchema, (async (request: { params?: Record<string, unknown> }, extra: { signal: AbortSignal }) =>
-      followsClientRoots(this.#config) ? relayRoots(request, extra) : configuredRoots(this.#config)) as never);
+    client.setRequestHandler('roots/list', (async (request: { params?: Record<string, unknown> }, ctx: { mcpReq: { signal: AbortSignal } }) =>
+      followsClientRoots(this.#config) ? relayRoots(request, ctx) : configuredRoots(this.#config)) as never);
     // A server may announce a change before it has even answered initialize (server-everything
     // does); the catalog fetched right after initialize covers those, so only later ones refresh.
     const onChanged = (kind: CatalogKind) => async () => {
-      if (gen !== this.#generation || !this.#initialized) return;
-      await this.#refresh(kind, gen).catch(() => {});
+      if (gen !== this.#generation || !this.#initialized || !this.#client) return;
+      await this.#catalog.refresh(kind, this.#client, this.#capabilities ?? {}, () => gen === this.#generation).catch(() => {});
       if (gen === this.#generation && this.#state === 'ready') this.#opts.onCatalog?.(this.name);
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, onChanged('tools'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, onChanged('resources'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, onChanged('prompts'));
-    client.fallbackNotificationHandler = async (n) => {
-      if (gen === this.#generation) this.#opts.onNotification?.(this.name, { method: n.method, params: n.params as Record<string, unknown> | undefined });
+    client.setNotificationHandler('notifications/tools/list_changed', onChanged('tools'));
+    client.setNotificationHandler('notifications/resources/list_changed', onChanged('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', onChanged('prompts'));
+    const forward = (n: { method: string; params?: unknown }) => {
+      if (gen !== this.#generation) return;
+      // The listen stream's subscription id is ours, not the client's: drop it before relaying.
+      const params = n.params as Record<string, unknown> | undefined;
+      const meta = params?._meta as Record<string, unknown> | undefined;
+      let clean = params;
+      if (meta && SUBSCRIPTION_ID in meta) {
+        const { [SUBSCRIPTION_ID]: _drop, ...rest } = meta;
+        clean = { ...params, _meta: rest };
+        if (Object.keys(rest).length === 0) delete clean._meta;
+      }
+      this.#opts.onNotification?.(this.name, { method: n.method, params: clean });
     };
+    client.setNotificationHandler('notifications/resources/updated', forward as never);
+    client.fallbackNotificationHandler = async (n) => forward(n);
     return client;
   }
-
-  /** Re-reads one catalog; overlapping refreshes of the same kind collapse into one more run. */
-  #refresh(kind: CatalogKind, gen: number, strict = false): Promise<void> {
-    const running = this.#refreshing.get(kind);
-    if (running) {
-      running.again = true;
-      return running.done;
-    }
-    const entry = { again: false, done: Promise.resolve() };
-    entry.done = (async () => {
-      try {
-        do {
-          entry.again = false;
-          await this.#load(kind, gen, strict);
-        } while (entry.again && gen === this.#generation);
-      } finally {
-        this.#refreshing.delete(kind);
-      }
-    })();
-    this.#refreshing.set(kind, entry);
-    return entry.done;
-  }
-
-  async #load(kind: CatalogKind, gen: number, strict: boolean): Promise<void> {
-    const client = this.#client;
-    const caps = this.#capabilities ?? {};
-    if (!client) return;
-    try {
-      if (kind === 'tools') {
-        const tools = caps.tools ? await listAll((cursor) => client.listTools({ cursor }), (r) => r.tools) : [];
-        if (gen === this.#generation) this.#tools = tools;
-      } else if (kind === 'resources') {
-        const [resources, templates] = caps.resources
-          ? await Promise.all([
-              listAll((cursor) => client.listResources({ cursor }), (r) => r.resources),
-              listAll((cursor) => client.listResourceTemplates({ cursor }), (r) => r.resourceTemplates).catch(() => [] as ResourceTemplate[]),
-            ])
-          : [[], []];
-        if (gen === this.#generation) {
-          this.#resources = resources;
-          this.#templates = templates;
-        }
-      } else {
-        const prompts = caps.prompts ? await listAll((cursor) => client.listPrompts({ cursor }), (r) => r.prompts) : [];
-        if (gen === this.#generation) this.#prompts = prompts;
-      }
-    } catch (err) {
-      if (strict) throw err;
-      // A server that advertises resources or prompts but cannot list them still has usable tools.
-      this.#log.note(`could not list ${kind}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
 }
 
-async function listAll<R extends { nextCursor?: string }, T>(page: (cursor: string | undefined) => Promise<R>, items: (r: R) => T[]): Promise<T[]> {
-  const out: T[] = [];
-  let cursor: string | undefined;
-  // A bound on pages keeps a server that always returns a cursor from looping forever.
-  for (let i = 0; i < 1000; i++) {
-    const r = await page(cursor);
-    out.push(...items(r));
-    cursor = r.nextCursor;
-    if (!cursor) break;
-  }
-  return out;
-}
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+/** Requests the SDK knows by name (typed results, multi round-trip); others go through ANY_RESULT. */
+const SPEC_METHODS = new Set([
+  'tools/call',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+  'ping',
+]);
+
+/** A result schema that accepts any object: relayed results are the client's to judge. */
+const ANY_RESULT = {
+  '~standard': {
+    version: 1 as const,
+    vendor: 'switchboard',
+    validate: (value: unknown) =>
+      value !== null && typeof value === 'object' ? { value: value as Record<string, unknown> } : { issues: [{ message: 'a result must be an object' }] },
+  },
+};
+
+

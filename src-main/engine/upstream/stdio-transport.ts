@@ -95,6 +95,15 @@ export class ChildStdioTransport implements Transport {
     });
   }
 
+  /**
+   * The v2 client SDK recognises a stdio transport by `stderr` and `pid`: then a server/discover
+   * probe that gets no answer means a 2025-era server (fall back to initialize), not an outage.
+   * stderr itself goes to the server's log, never to the SDK.
+   */
+  get stderr(): null {
+    return null;
+  }
+
   get pid(): number | undefined {
     return this.#child?.pid;
   }

@@ -2,6 +2,7 @@
 // user has to sign in again. Tokens are read from the secret store on every use, so a
 // `switchboard login` in another process takes effect without restarting the engine.
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError as UnauthorizedErrorV2 } from '@modelcontextprotocol/client';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerAuth } from '../../../../src-shared/api.ts';
 import type { ServerConfig } from '../../../../src-shared/config/schema.ts';
@@ -59,7 +60,7 @@ export class UpstreamAuth {
   errorFor(err: unknown): SignInRequiredError | undefined {
     if (err instanceof SignInRequiredError) return err;
     const code = (err as { code?: unknown } | null)?.code;
-    if (err instanceof UnauthorizedError || code === 401) {
+    if (err instanceof UnauthorizedError || err instanceof UnauthorizedErrorV2 || code === 401) {
       this.#set(true);
       return this.signInError();
     }
