@@ -109,8 +109,8 @@ export class Engine {
     gateway = new Gateway({
       upstream: this.#upstreamAccess(),
       audit: (entry) => this.audit.append(entry),
-      execute: async (view, session, code, signal, requestId) => {
-        const { runId, ...result } = await runner.execute(view, { client: session.clientName, session, requestId }, code, signal);
+      execute: async (view, session, code, signal, requestId, client) => {
+        const { runId, ...result } = await runner.execute(view, { client: client ?? session.clientName, session, requestId }, code, signal);
         return { ...result, _meta: { 'switchboard/runId': runId } };
       },
       version: VERSION,

@@ -8,7 +8,7 @@ import { DEFAULT_APPROVAL_TIMEOUT_SEC, type ApprovalsConfig } from '../../../src
 import type { PendingApproval } from '../../../src-shared/api.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import type { ClientSession } from '../gateway/session.ts';
+import type { SessionBase } from '../gateway/session-base.ts';
 
 export interface ApprovalAsk {
   profile: string;
@@ -21,7 +21,7 @@ export interface ApprovalAsk {
   args: unknown;
   timeoutSec: number;
   /** The client whose run made the call: asked through elicitation when it can answer a form. */
-  session?: ClientSession;
+  session?: SessionBase;
   requestId?: RequestId;
   /** The run ended (or was cancelled): the wait ends too. */
   signal: AbortSignal;
@@ -69,10 +69,8 @@ export function approvalTimeoutSec(cfg: ApprovalsConfig | undefined): number {
 }
 
 /** A client that can answer a form elicitation (an empty `elicitation` capability means form). */
-function canAskForm(session: ClientSession | undefined): boolean {
-  const caps = session?.server.getClientCapabilities()?.elicitation as Record<string, unknown> | undefined;
-  if (!caps) return false;
-  return Object.keys(caps).length === 0 || caps.form !== undefined;
+function canAskForm(session: SessionBase | undefined): boolean {
+  return session?.acceptsFormElicitation() ?? false;
 }
 
 interface Waiting {

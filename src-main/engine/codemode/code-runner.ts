@@ -9,7 +9,7 @@ import { formatLedger, type LedgerCall } from '../../../src-shared/codemode/ledg
 import { shapeOf } from '../../../src-shared/codemode/shapes.ts';
 import type { Gateway, ServerReadiness } from '../gateway/gateway.ts';
 import type { ProfileView } from '../gateway/profile-view.ts';
-import type { ClientSession } from '../gateway/session.ts';
+import type { SessionBase } from '../gateway/session-base.ts';
 import type { RunStore } from '../records/run-store.ts';
 import type { SandboxHost, SandboxOutcome, SandboxPool } from './sandbox-pool.ts';
 import type { LearnedTypes } from './learned-types.ts';
@@ -47,7 +47,7 @@ export interface RunCaller {
   client: string;
   /** The client's execute request, so server requests during the run reach the right stream. */
   requestId?: RequestId;
-  session?: ClientSession;
+  session?: SessionBase;
 }
 
 export class CodeRunner {

@@ -3,7 +3,7 @@
 // tools it gets now, for status and the app.
 import { CLIENT_LIMITS, surfaceWarnings, type LimitedClientId } from '../../../src-shared/client-limits.ts';
 import type { StatusClient } from '../../../src-shared/api.ts';
-import type { ClientSession } from './session.ts';
+import type { SessionBase } from './session-base.ts';
 import type { ProfileView } from './profile-view.ts';
 
 export interface SessionLimits {
@@ -11,7 +11,7 @@ export interface SessionLimits {
   warnings: string[];
 }
 
-export function sessionLimits(session: ClientSession): SessionLimits {
+export function sessionLimits(session: SessionBase): SessionLimits {
   const client = session.limitedClient;
   const view = session.view;
   if (!client || !view) return { warnings: [] };
@@ -25,8 +25,8 @@ export function viewLimits(view: ProfileView, client: LimitedClientId): SessionL
 }
 
 /** Every session's limits, and per profile its clients' warnings, each sentence once. */
-export function clientLimitsReport(sessions: Iterable<ClientSession>): { bySession: Map<ClientSession, SessionLimits>; byProfile: Map<string, string[]> } {
-  const bySession = new Map<ClientSession, SessionLimits>();
+export function clientLimitsReport(sessions: Iterable<SessionBase>): { bySession: Map<SessionBase, SessionLimits>; byProfile: Map<string, string[]> } {
+  const bySession = new Map<SessionBase, SessionLimits>();
   const byProfile = new Map<string, string[]>();
   for (const s of sessions) {
     const limits = sessionLimits(s);

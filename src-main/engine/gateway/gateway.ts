@@ -12,6 +12,9 @@ import { answerWithoutClient } from '../upstream/answer-without-client.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
 import { RootsRouter } from './roots.ts';
+import { SessionBase } from './session-base.ts';
+import { ModernSession } from './modern-session.ts';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** What the gateway needs of the upstream supervisor. */
 export interface UpstreamAccess extends CatalogSource {
@@ -53,19 +56,19 @@ export interface GatewayDeps {
   upstream: UpstreamAccess;
   audit(entry: AuditEntry): void;
   /** Code surface: runs `execute` for a session. */
-  execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal, requestId?: RequestId): Promise<CallToolResult>;
+  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult>;
   version: string;
 }
 
 /** Who made a call: handed to the upstream with the call and back with its server requests. */
 export interface CallOrigin {
-  session: ClientSession;
+  session: SessionBase;
   /** The client's request (tools/call or execute) the call serves. */
   requestId?: RequestId;
 }
 
 export interface CallContext {
-  session?: ClientSession;
+  session?: SessionBase;
   requestId?: RequestId;
   client: string;
   runId?: string;
@@ -81,10 +84,10 @@ export class Gateway {
   readonly #deps: GatewayDeps;
   #views = new Map<string, ProfileView>();
   #servers = new Map<string, ServerConfig>();
-  readonly sessions = new Set<ClientSession>();
+  readonly sessions = new Set<SessionBase>();
   /** How long settle() waits for a profile's starting servers, in ms (tests shorten it). */
   settleWaitMs = SETTLE_WAIT_MS;
-  readonly #roots: RootsRouter<ClientSession>;
+  readonly #roots: RootsRouter<SessionBase>;
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -183,32 +186,72 @@ export class Gateway {
     return `Unknown profile "${profile}". ${known.length ? `Known profiles: ${known.join(', ')}.` : 'No profiles are configured yet.'} Fix the --profile argument (or the URL) in your client's settings.`;
   }
 
-  /** Connects a client transport to a profile. Unknown profiles get an MCP error on every request. */
-  async connect(profile: string, transport: Transport, info: { kind: 'socket' | 'http'; resumeInitialize?: unknown }): Promise<ClientSession | undefined> {
+  /**
+   * Connects a client transport to a profile. Unknown profiles get an MCP error on every request.
+   * On the shim's socket the client's first message picks the protocol generation (the v2 SDK's
+   * stdio entry decides: `initialize` → a 2025 session, a request carrying the 2026-07-28 `_meta`
+   * envelope or `server/discover` → a modern one); a resumed 2025 client replays its initialize.
+   */
+  async connect(profile: string, transport: Transport, info: { kind: 'socket' | 'http'; resumeInitialize?: unknown }): Promise<SessionBase | undefined> {
     const view = this.#views.get(profile);
     if (!view) {
       await refuseUnknownProfile(transport, this.unknownProfileMessage(profile));
       return undefined;
     }
-    const session = new ClientSession({ id: randomUUID(), profile, view, gateway: this, transportKind: info.kind });
-    this.sessions.add(session);
-    session.onclose = () => {
-      this.sessions.delete(session);
-      this.#roots.audienceChanged();
-    };
-    // Who uses which server decides whose roots a server may see (roots.ts).
-    const initialized = session.server.oninitialized;
-    session.server.oninitialized = () => {
-      initialized?.();
-      this.#roots.audienceChanged();
-    };
-    this.#roots.audienceChanged();
+    if (info.kind === 'socket' && info.resumeInitialize === undefined) {
+      serveStdio(
+        (ctx) => {
+          const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind);
+          if (session instanceof ModernSession) return session.server;
+          // The entry only connects and closes a 2025-era instance: the v1 session does both.
+          const legacy = session as ClientSession;
+          return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;
+        },
+        { transport: transport as never, legacy: 'serve' },
+      );
+      return undefined;
+    }
+    const session = this.#open(profile, 'legacy', info.kind) as ClientSession;
     await session.connect(transport, info.resumeInitialize);
     return session;
   }
 
-  execute(view: ProfileView, session: ClientSession, code: string, signal: AbortSignal, requestId?: RequestId): Promise<CallToolResult> {
-    return this.#deps.execute(view, session, code, signal, requestId);
+  /**
+   * A session for one 2026-07-28 HTTP request (that era has no sessions: each request stands
+   * alone). Not listed among connected clients; gone when its request is answered.
+   */
+  modernRequestSession(profile: string): ModernSession | undefined {
+    const view = this.#views.get(profile);
+    if (!view) return undefined;
+    return new ModernSession({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http' });
+  }
+
+  #open(profile: string, era: 'legacy' | 'modern', kind: 'socket' | 'http'): SessionBase {
+    const view = this.#views.get(profile)!;
+    const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind };
+    const session = era === 'modern' ? new ModernSession(init) : new ClientSession(init);
+    this.sessions.add(session);
+    const gone = () => {
+      if (!this.sessions.delete(session)) return;
+      this.#roots.audienceChanged();
+    };
+    session.onclose = gone;
+    if (session instanceof ModernSession) session.server.onclose = gone;
+    else {
+      // Who uses which server decides whose roots a server may see (roots.ts).
+      const legacy = session as ClientSession;
+      const initialized = legacy.server.oninitialized;
+      legacy.server.oninitialized = () => {
+        initialized?.();
+        this.#roots.audienceChanged();
+      };
+    }
+    this.#roots.audienceChanged();
+    return session;
+  }
+
+  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult> {
+    return this.#deps.execute(view, session, code, signal, requestId, client);
   }
 
   /**
@@ -297,7 +340,7 @@ export class Gateway {
     // The upstream hands back the context of its calls in flight, oldest first.
     // On Streamable HTTP a request must name the client request it belongs to, or it goes to a
     // stream the client may not have opened.
-    const origin = calls.find((c): c is CallOrigin => c instanceof Object && (c as CallOrigin).session instanceof ClientSession && this.sessions.has((c as CallOrigin).session));
+    const origin = calls.find((c): c is CallOrigin => c instanceof Object && (c as CallOrigin).session instanceof SessionBase && this.sessions.has((c as CallOrigin).session));
     let target = origin?.session;
     if (!target) {
       for (const s of this.sessions) {
@@ -309,7 +352,7 @@ export class Gateway {
   }
 
   /** A client changed its roots: servers that follow that client's roots ask again. */
-  clientRootsChanged(session: ClientSession): void {
+  clientRootsChanged(session: SessionBase): void {
     this.#roots.clientRootsChanged(session);
   }
 

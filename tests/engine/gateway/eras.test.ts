@@ -33,3 +33,69 @@ describe('modern upstreams through a profile', () => {
     expect(status.servers.legacy!.protocol).toBe('2025-11-25');
   });
 });
+
+describe('clients of both generations through the shim', () => {
+  const home = makeHome({
+    servers: { modern: fixtureServer('v2-modern.mjs'), legacy: fixtureServer('basic.mjs') },
+    profiles: { main: { servers: ['modern', 'legacy'] }, code: { servers: ['modern', 'legacy'], surface: 'code' } },
+  });
+
+  for (const mode of ['legacy', 'auto', { pin: '2026-07-28' }] as const) {
+    const label = typeof mode === 'string' ? mode : `pinned ${mode.pin}`;
+    it(`serves a v2-SDK client in ${label} mode`, async () => {
+      const client = await v2ShimClient(home, 'main', mode);
+      const era = typeof mode === 'string' && mode === 'legacy' ? 'legacy' : 'modern';
+      expect(client.getProtocolEra()).toBe(era);
+      expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+      const { tools } = await waitFor(async () => {
+        const r = await client.listTools(undefined, { cacheMode: 'refresh' });
+        return r.tools.some((t) => t.name === 'modern__echo') && r.tools.some((t) => t.name === 'legacy__echo') ? r : undefined;
+      }, 20_000, 'both servers to be listed');
+      const echo = tools.find((t) => t.name === 'modern__echo')!;
+      expect(echo).toMatchObject({ title: 'Echo', _meta: { 'anthropic/alwaysLoad': true, ui: { resourceUri: 'ui://v2/panel' } } });
+      expect(text(await client.callTool({ name: 'modern__echo', arguments: { text: label } }))).toBe(label);
+      expect(text(await client.callTool({ name: 'legacy__echo', arguments: { text: 'x' } }))).toBe('x');
+      await client.close();
+    });
+  }
+
+  it('answers server/discover with the profile and names the client from _meta.clientInfo in the audit', async () => {
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' }, 'pinned-auditor');
+    const discover = client.getDiscoverResult()!;
+    expect(discover.supportedVersions).toContain('2026-07-28');
+    expect(discover.capabilities.tools).toBeDefined();
+    await waitFor(async () => ((await client.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'modern__echo') ? true : undefined), 20_000, 'tools');
+    await client.callTool({ name: 'modern__echo', arguments: { text: 'audited' } });
+    await client.close();
+    const audit = await waitFor(() => {
+      const r = cli(home, ['audit', '--json', '--limit', '20']);
+      const entries = JSON.parse(r.stdout) as { client: string; tool: string }[];
+      return entries.find((e) => e.client === 'pinned-auditor');
+    }, 10_000, 'the audit entry');
+    expect(audit.tool).toBe('echo');
+  });
+
+  it('runs execute for a modern client over a modern and a legacy upstream', async () => {
+    const client = await v2ShimClient(home, 'code', { pin: '2026-07-28' });
+    const r = await waitFor(async () => {
+      const res = await client.callTool({
+        name: 'execute',
+        arguments: { code: 'async () => { const a = await modern.echo({ text: "m" }); const b = await legacy.echo({ text: "l" }); return [a, b]; }' },
+      });
+      return text(res).includes('Result:') && !(res as CallToolResult).isError ? res : undefined;
+    }, 20_000, 'execute to succeed');
+    expect(text(r)).toContain('"m"');
+    expect(text(r)).toContain('"l"');
+    await client.close();
+  });
+});
+
+async function v2ShimClient(home: string, profile: string, mode: 'legacy' | 'auto' | { pin: string }, name = 'v2-test-client') {
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+  const { BIN } = await import('../../helpers/home.ts');
+  const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode }, capabilities: { elicitation: {} } });
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada' } }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'shim', '--profile', profile, '--home', home], stderr: 'pipe' }));
+  return client;
+}

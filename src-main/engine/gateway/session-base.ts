@@ -1,0 +1,130 @@
+// What every connected client is to the gateway, whichever protocol generation it speaks: its
+// profile view, the calls it has in flight per server (so a server's request mid-call goes back
+// to the client that made the call), and the ways to reach it.
+import type { RequestId, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { Gateway } from './gateway.ts';
+import type { ProfileView } from './profile-view.ts';
+import { limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
+
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+export interface SessionInit {
+  id: string;
+  profile: string;
+  view: ProfileView;
+  gateway: Gateway;
+  transportKind: 'socket' | 'http';
+}
+
+/** How the gateway names itself to a client of a profile. */
+export function profileServerInfo(profile: string, version: string): { name: string; title: string; version: string } {
+  return { name: `switchboard-${profile}`, title: `Switchboard · ${profile}`, version };
+}
+
+/**
+ * What a profile offers a client, in both eras (logging only in 2025: 2026-07-28 deprecates it
+ * and has no channel for messages outside a call).
+ */
+export function profileCapabilities(era: 'legacy' | 'modern'): Record<string, object> {
+  return {
+    tools: { listChanged: true },
+    resources: { listChanged: true, subscribe: true },
+    prompts: { listChanged: true },
+    ...(era === 'legacy' ? { logging: {} } : {}),
+    completions: {},
+  };
+}
+
+export abstract class SessionBase {
+  readonly id: string;
+  readonly profile: string;
+  readonly transportKind: 'socket' | 'http';
+  readonly since = new Date().toISOString();
+  view: ProfileView | undefined;
+  lastActive = Date.now();
+  onclose?: () => void;
+  /** Which protocol generation the client speaks on this session. */
+  abstract readonly era: 'legacy' | 'modern';
+  protected readonly gateway: Gateway;
+  /** Client requests with upstream calls in flight, per server, oldest first. */
+  protected readonly inflightRequests = new Map<string, RequestId[]>();
+
+  constructor(init: SessionInit) {
+    this.id = init.id;
+    this.profile = init.profile;
+    this.view = init.view;
+    this.transportKind = init.transportKind;
+    this.gateway = init.gateway;
+  }
+
+  abstract get clientName(): string;
+  /** Whether the client can answer this server→client request. */
+  abstract accepts(method: string): boolean;
+  /** Whether the client can answer a form elicitation (an empty `elicitation` capability means form). */
+  acceptsFormElicitation(): boolean {
+    const caps = this.elicitationCapability();
+    if (!caps) return false;
+    return Object.keys(caps).length === 0 || caps.form !== undefined;
+  }
+  /** The client's declared `elicitation` capability, if any. */
+  protected abstract elicitationCapability(): Record<string, unknown> | undefined;
+  abstract forwardRequest(request: ServerRequest, signal?: AbortSignal, relatedRequestId?: RequestId): Promise<unknown>;
+  abstract forwardNotification(server: string, notification: ServerNotification): void;
+  abstract notifyListChanged(kind: ListKind): void;
+  abstract close(): Promise<void>;
+
+  /** Which client with known limits this is (from its clientInfo), if any. */
+  get limitedClient(): LimitedClientId | undefined {
+    return limitedClientFor(this.clientName);
+  }
+
+  /** The profile as this client gets it: with the profile's `clients` entry for it applied. */
+  get clientView(): ProfileView | undefined {
+    return this.view?.forClient(this.limitedClient);
+  }
+
+  requireView(): ProfileView {
+    const view = this.clientView;
+    if (!view) throw new McpError(ErrorCode.InvalidRequest, `The profile "${this.profile}" was removed from config.json.`);
+    this.lastActive = Date.now();
+    return view;
+  }
+
+  /** The view once the profile's starting servers settled (bounded): what a cold engine answers from. */
+  async settledView(signal?: AbortSignal): Promise<ProfileView> {
+    await this.gateway.settle(this.requireView(), signal);
+    return this.requireView();
+  }
+
+  /** The client got (or is about to get) a list computed now. */
+  listed(_kind: ListKind): void {}
+
+  setView(view: ProfileView, changed: boolean): void {
+    this.view = view;
+    if (changed) this.notifyListChanged('tools');
+  }
+
+  profileRemoved(): void {
+    this.view = undefined;
+    this.notifyListChanged('tools');
+  }
+
+  callStarted(server: string, requestId?: RequestId): void {
+    if (requestId !== undefined) {
+      const ids = this.inflightRequests.get(server) ?? [];
+      ids.push(requestId);
+      this.inflightRequests.set(server, ids);
+    }
+    this.lastActive = Date.now();
+  }
+
+  callEnded(server: string, requestId?: RequestId): void {
+    const ids = this.inflightRequests.get(server);
+    if (ids && requestId !== undefined) {
+      const i = ids.indexOf(requestId);
+      if (i >= 0) ids.splice(i, 1);
+      if (ids.length === 0) this.inflightRequests.delete(server);
+    }
+  }
+}
