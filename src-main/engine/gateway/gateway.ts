@@ -1,6 +1,7 @@
 // The profile gateways: one ProfileView per profile, one MCP session per connected client, and
 // the single path every tool call takes (filter → upstream → audit), direct or from code.
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
@@ -14,6 +15,7 @@ import { ClientSession } from './session.ts';
 import { RootsRouter } from './roots.ts';
 import { SessionBase } from './session-base.ts';
 import { ModernSession } from './modern-session.ts';
+import { ListenBridge } from './listen-bridge.ts';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** What the gateway needs of the upstream supervisor. */
@@ -88,6 +90,11 @@ export class Gateway {
   /** How long settle() waits for a profile's starting servers, in ms (tests shorten it). */
   settleWaitMs = SETTLE_WAIT_MS;
   readonly #roots: RootsRouter<SessionBase>;
+  /**
+   * Changes for listeners that are not sessions: the 2026-07-28 HTTP endpoint keeps no sessions
+   * and tells its clients' listen streams from these.
+   */
+  readonly events = new EventEmitter<{ listChanged: [profile: string, kind: 'tools' | 'resources' | 'prompts']; resourceUpdated: [server: string, uri: string] }>();
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -120,11 +127,16 @@ export class Gateway {
       else s.profileRemoved();
     }
     this.#roots.audienceChanged();
+    for (const profile of changed) this.events.emit('listChanged', profile, 'tools');
   }
 
   /** A server's catalog changed: refresh the profiles over it and tell their clients. */
   catalogChanged(server: string): void {
-    for (const view of this.#views.values()) if (view.includes(server)) view.invalidate();
+    for (const view of this.#views.values()) {
+      if (!view.includes(server)) continue;
+      view.invalidate();
+      for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.emit('listChanged', view.name, kind);
+    }
     for (const s of this.sessions) {
       if (!s.view?.includes(server)) continue;
       s.notifyListChanged('tools');
@@ -199,6 +211,9 @@ export class Gateway {
       return undefined;
     }
     if (info.kind === 'socket' && info.resumeInitialize === undefined) {
+      // Listen streams naming resources need the owning upstreams subscribed.
+      const listens = new ListenBridge(this, profile);
+      tapInbound(transport, (m) => void listens.inbound(m), () => listens.closeAll());
       serveStdio(
         (ctx) => {
           const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind);
@@ -359,11 +374,37 @@ export class Gateway {
   /** Relays a notification of an upstream (logging, resources/updated) to its profiles' clients. */
   serverNotification(server: string, notification: ServerNotification): void {
     for (const s of this.sessions) if (s.view?.includes(server)) s.forwardNotification(server, notification);
+    if (notification.method === 'notifications/resources/updated') this.events.emit('resourceUpdated', server, String(notification.params.uri));
   }
 
   async dispose(): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close()));
   }
+}
+
+/**
+ * Sees every inbound message of a transport before its owner does, and its close. The owner
+ * (the SDK's stdio entry) sets onmessage/onclose after this, so they are wrapped on assignment.
+ */
+function tapInbound(transport: Transport, onMessage: (m: unknown) => void, onClose: () => void): void {
+  let handler: Transport['onmessage'];
+  let closer: Transport['onclose'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => handler && ((m: never, extra?: never) => {
+      onMessage(m);
+      handler!(m, extra);
+    }),
+    set: (h: Transport['onmessage']) => (handler = h),
+  });
+  Object.defineProperty(transport, 'onclose', {
+    configurable: true,
+    get: () => () => {
+      onClose();
+      closer?.();
+    },
+    set: (h: Transport['onclose']) => (closer = h),
+  });
 }
 
 async function refuseUnknownProfile(transport: Transport, message: string): Promise<void> {

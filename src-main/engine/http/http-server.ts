@@ -13,6 +13,7 @@ import { APP_ROOT } from '../app-root.ts';
 import { BoundedEventStore } from './event-store.ts';
 import { uiBuildFor } from './ui-build.ts';
 import { MAX_MESSAGE_BYTES } from '../gateway/line-transport.ts';
+import { ModernMcpEndpoint, toFetchRequest } from './modern-endpoint.ts';
 
 export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
 /** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */
@@ -55,6 +56,7 @@ export class HttpServer {
   readonly #engine: HttpEngine;
   readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
   #sweeper: NodeJS.Timeout | undefined;
+  #modern: ModernMcpEndpoint | undefined;
 
   private constructor(server: http.Server, engine: HttpEngine, host: string, port: number) {
     this.#server = server;
@@ -176,9 +178,11 @@ export class HttpServer {
     // The SDK caps bodies at 4 MB by default; SPEC §5 allows 64 MB messages on every transport.
     // The body is read here, up to that, so a larger one gets an answer that says what to do.
     let body: unknown;
+    let raw: Buffer | undefined;
     if (req.method === 'POST') {
       const read = await readCappedBody(req, MAX_MESSAGE_BYTES);
       if (read === TOO_LARGE) return mcpTooLarge(req, res);
+      raw = read;
       try {
         body = JSON.parse(read.toString('utf8'));
       } catch {
@@ -199,6 +203,14 @@ export class HttpServer {
     }
     if (req.method !== 'POST') {
       sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Start a session with an initialize POST.' } });
+      return;
+    }
+    // Which generation: a 2026-07-28 request carries its era's claim (envelope, headers) and
+    // goes to the stateless endpoint; everything else to a 2025 session as before.
+    const request = toFetchRequest(req, this.url, raw);
+    if (await ModernMcpEndpoint.isModern(request, body)) {
+      this.#modern ??= new ModernMcpEndpoint(gateway);
+      await this.#modern.serve(request, body, profile, res, req);
       return;
     }
     // Loaded on the first HTTP MCP session: most users only connect through the shim.
@@ -289,6 +301,7 @@ export class HttpServer {
     clearInterval(this.#sweeper);
     for (const { transport } of this.#mcp.values()) await transport.close().catch(() => {});
     this.#mcp.clear();
+    await this.#modern?.close();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }

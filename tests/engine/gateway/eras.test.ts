@@ -90,6 +90,46 @@ describe('clients of both generations through the shim', () => {
   });
 });
 
+describe('change notifications across eras', () => {
+  const home = makeHome({
+    servers: { modern: fixtureServer('v2-modern.mjs'), legacy: fixtureServer('basic.mjs', { env: { FIXTURE_TOOLS_EXTRA: '1' } }) },
+    profiles: { main: { servers: ['modern', 'legacy'] } },
+  });
+
+  it('relays resources/updated of a modern upstream to a 2025 client that subscribed (resources/subscribe → subscriptions/listen)', async () => {
+    const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = await shimClient(home, 'main');
+    await waitFor(async () => ((await client.listResources()).resources.some((r) => r.uri === 'v2://counter') ? true : undefined), 20_000, 'the modern resources');
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: 'v2://counter' });
+    await client.callTool({ name: 'modern__touch', arguments: {} });
+    await waitFor(() => (updated.includes('v2://counter') ? true : undefined), 10_000, 'resources/updated');
+    await client.close();
+  });
+
+  it('delivers list changes and resource updates to a 2026-07-28 client on its listen stream', async () => {
+    // A home of its own: no other client has subscribed the upstream to the resource before.
+    const home = makeHome({
+      servers: { modern: fixtureServer('v2-modern.mjs'), legacy: fixtureServer('basic.mjs', { env: { FIXTURE_TOOLS_EXTRA: '1' } }) },
+      profiles: { main: { servers: ['modern', 'legacy'] } },
+    });
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' });
+    await waitFor(async () => ((await client.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'legacy__add_tool') ? true : undefined), 20_000, 'tools');
+    const seen: string[] = [];
+    client.setNotificationHandler('notifications/tools/list_changed', () => void seen.push('tools'));
+    client.setNotificationHandler('notifications/resources/updated', (n) => void seen.push(`updated ${n.params.uri}`));
+    const sub = await client.listen({ toolsListChanged: true, resourceSubscriptions: ['v2://counter'] });
+    await client.callTool({ name: 'modern__touch', arguments: {} });
+    await waitFor(() => (seen.includes('updated v2://counter') ? true : undefined), 10_000, 'resources/updated on the stream');
+    // A 2025 upstream's tools/list_changed reaches the modern client as well.
+    await client.callTool({ name: 'legacy__add_tool', arguments: {} });
+    await waitFor(() => (seen.includes('tools') ? true : undefined), 10_000, 'tools/list_changed on the stream');
+    await sub.close();
+    await client.close();
+  });
+});
+
 async function v2ShimClient(home: string, profile: string, mode: 'legacy' | 'auto' | { pin: string }, name = 'v2-test-client') {
   const { Client } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');

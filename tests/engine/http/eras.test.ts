@@ -1,0 +1,118 @@
+// Both protocol generations on /mcp/<profile> of a real `switchboard serve`: v2-SDK clients in
+// legacy, auto and pinned-2026-07-28 mode, the modern revision's header checks and error codes,
+// and `subscriptions/listen` hearing a tools change.
+import { writeFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
+import { serve, type Served } from '../../helpers/serve.ts';
+
+let s: Served;
+let home: string;
+beforeAll(async () => {
+  home = makeHome({
+    servers: { modern: fixtureServer('v2-modern.mjs'), legacy: fixtureServer('basic.mjs') },
+    profiles: { web: { servers: ['modern', 'legacy'] } },
+  });
+  s = await serve(home);
+});
+afterAll(async () => {
+  await s.stop();
+  await cleanupHomes();
+});
+
+const text = (r: unknown) => ((r as { content: { text: string }[] }).content[0]!).text;
+
+async function v2Client(mode: 'legacy' | 'auto' | { pin: string }, profile = 'web'): Promise<Client> {
+  const c = new Client({ name: 'v2-http-test', version: '1' }, { versionNegotiation: { mode } });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/${profile}`), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+  return c;
+}
+
+describe('HTTP endpoint, both eras', () => {
+  for (const mode of ['legacy', 'auto', { pin: '2026-07-28' }] as const) {
+    const label = typeof mode === 'string' ? mode : `pinned ${mode.pin}`;
+    it(`serves a v2-SDK client in ${label} mode`, async () => {
+      const c = await v2Client(mode);
+      expect(c.getProtocolEra()).toBe(mode === 'legacy' ? 'legacy' : 'modern');
+      const { tools } = await waitFor(async () => {
+        const r = await c.listTools(undefined, { cacheMode: 'refresh' });
+        return r.tools.some((t) => t.name === 'modern__echo') && r.tools.some((t) => t.name === 'legacy__echo') ? r : undefined;
+      }, 20_000, 'both servers');
+      expect(tools.find((t) => t.name === 'modern__echo')).toMatchObject({ icons: [{ mimeType: 'image/svg+xml' }], _meta: { 'anthropic/alwaysLoad': true } });
+      expect(text(await c.callTool({ name: 'modern__echo', arguments: { text: label } }))).toBe(label);
+      expect(text(await c.callTool({ name: 'legacy__echo', arguments: { text: 'x' } }))).toBe('x');
+      await c.close();
+    });
+  }
+
+  it('marks list results cacheable per client only (ttlMs, cacheScope) and keeps the order stable', async () => {
+    const post = (id: number) =>
+      fetch(`${s.url}/mcp/web`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${s.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/list',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }),
+      }).then(async (r) => ({ status: r.status, body: await r.text() }));
+    const a = await post(1);
+    const b = await post(2);
+    expect(a.status).toBe(200);
+    const result = (t: string) => JSON.parse(t.includes('data:') ? t.split('data: ').pop()! : t).result as { ttlMs: number; cacheScope: string; tools: { name: string }[]; resultType?: string };
+    expect(result(a.body)).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    expect(result(a.body).tools.map((t) => t.name)).toEqual(result(b.body).tools.map((t) => t.name));
+  });
+
+  it('refuses a modern request whose Mcp-Method header does not match its body', async () => {
+    const r = await fetch(`${s.url}/mcp/web`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${s.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    });
+    const body = await r.text();
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(body).toContain('-32020');
+  });
+
+  it('still needs the bearer token for modern requests', async () => {
+    const c = new Client({ name: 'no-token', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await expect(c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/web`)))).rejects.toThrow();
+  });
+
+  it('tells a subscriptions/listen stream when the profile changes', async () => {
+    const c = await v2Client({ pin: '2026-07-28' });
+    let changed = 0;
+    c.setNotificationHandler('notifications/tools/list_changed', () => {
+      changed++;
+    });
+    const sub = await c.listen({ toolsListChanged: true });
+    const file = path.join(home, 'config.json');
+    const cfg = JSON.parse(readFileSync(file, 'utf8'));
+    cfg.profiles.web.tools = { legacy: { deny: ['fail'] } };
+    writeFileSync(file, JSON.stringify(cfg, null, 2));
+    await waitFor(() => changed > 0, 15_000, 'notifications/tools/list_changed on the listen stream');
+    await sub.close();
+    await c.close();
+  });
+});
