@@ -48,51 +48,18 @@ describe('HTTP endpoint, both eras', () => {
   }
 
   it('marks list results cacheable per client only (ttlMs, cacheScope) and keeps the order stable', async () => {
-    const post = (id: number) =>
-      fetch(`${s.url}/mcp/web`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${s.token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/list',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'tools/list',
-          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
-        }),
-      }).then(async (r) => ({ status: r.status, body: await r.text() }));
-    const a = await post(1);
-    const b = await post(2);
+    const a = await modernPost(1, 'tools/list');
+    const b = await modernPost(2, 'tools/list');
     expect(a.status).toBe(200);
-    const result = (t: string) => JSON.parse(t.includes('data:') ? t.split('data: ').pop()! : t).result as { ttlMs: number; cacheScope: string; tools: { name: string }[]; resultType?: string };
+    const result = (t: string) => JSON.parse(t.includes('data:') ? t.split('data: ').pop()! : t).result as { ttlMs: number; cacheScope: string; tools: { name: string }[] };
     expect(result(a.body)).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
     expect(result(a.body).tools.map((t) => t.name)).toEqual(result(b.body).tools.map((t) => t.name));
   });
 
   it('refuses a modern request whose Mcp-Method header does not match its body', async () => {
-    const r = await fetch(`${s.url}/mcp/web`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${s.token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/list',
-        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
-      }),
-    });
-    const body = await r.text();
+    const r = await modernPost(7, 'tools/list', 'tools/call');
     expect(r.status).toBeGreaterThanOrEqual(400);
-    expect(body).toContain('-32020');
+    expect(r.body).toContain('-32020');
   });
 
   it('still needs the bearer token for modern requests', async () => {
@@ -116,3 +83,23 @@ describe('HTTP endpoint, both eras', () => {
     await c.close();
   });
 });
+
+/** A raw 2026-07-28 POST: the envelope in `_meta`, the method in the Mcp-Method header. */
+function modernPost(id: number, method: string, headerMethod = method): Promise<{ status: number; body: string }> {
+  return fetch(`${s.url}/mcp/web`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${s.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': headerMethod,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }),
+  }).then(async (r) => ({ status: r.status, body: await r.text() }));
+}
