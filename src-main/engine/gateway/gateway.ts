@@ -16,6 +16,7 @@ import { RootsRouter } from './roots.ts';
 import { SessionBase } from './session-base.ts';
 import { ModernSession } from './modern-session.ts';
 import { ListenBridge } from './listen-bridge.ts';
+import { InputBridge } from './input-bridge.ts';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** What the gateway needs of the upstream supervisor. */
@@ -90,6 +91,8 @@ export class Gateway {
   /** How long settle() waits for a profile's starting servers, in ms (tests shorten it). */
   settleWaitMs = SETTLE_WAIT_MS;
   readonly #roots: RootsRouter<SessionBase>;
+  /** 2026-07-28 clients' calls waiting for the client's answer to a server's question. */
+  readonly inputs = new InputBridge();
   /**
    * Changes for listeners that are not sessions: the 2026-07-28 HTTP endpoint keeps no sessions
    * and tells its clients' listen streams from these.
@@ -355,11 +358,12 @@ export class Gateway {
     // The upstream hands back the context of its calls in flight, oldest first.
     // On Streamable HTTP a request must name the client request it belongs to, or it goes to a
     // stream the client may not have opened.
-    const origin = calls.find((c): c is CallOrigin => c instanceof Object && (c as CallOrigin).session instanceof SessionBase && this.sessions.has((c as CallOrigin).session));
+    const origin = calls.find((c): c is CallOrigin => c instanceof Object && (c as CallOrigin).session instanceof SessionBase && (this.sessions.has((c as CallOrigin).session) || this.inputs.owns((c as CallOrigin).requestId)));
     let target = origin?.session;
     if (!target) {
       for (const s of this.sessions) {
-        if (s.view?.includes(server) && (!target || s.lastActive > target.lastActive)) target = s;
+        // A 2026-07-28 client can be asked only within its own call (origin above).
+        if (s.era === 'legacy' && s.view?.includes(server) && (!target || s.lastActive > target.lastActive)) target = s;
       }
     }
     if (target && target.accepts(request.method)) return target.forwardRequest(request, signal, origin?.requestId);

@@ -4,7 +4,7 @@
 // server→client requests (input is asked for with `input_required` results). Served by a v2-SDK
 // Server; the SDK's serving entries (serveStdio for the shim's socket, createMcpHandler for
 // HTTP) validate the envelope, answer `server/discover` and run the listen streams.
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, Server, inputRequired, type ServerContext } from '@modelcontextprotocol/server';
 import type { CallToolResult, RequestId, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as requests from './profile-requests.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type SessionInit } from './session-base.ts';
@@ -57,16 +57,19 @@ export class ModernSession extends SessionBase {
     s.setRequestHandler('tools/call', async (req, ctx) => {
       const client = this.#caller(ctx);
       const token = ctx.mcpReq._meta?.progressToken;
-      const result: CallToolResult = await requests.callTool(g, this, {
-        name: req.params.name,
-        args: req.params.arguments as Record<string, unknown> | undefined,
-        signal: ctx.mcpReq.signal,
-        requestId: ctx.mcpReq.id,
-        client,
-        onProgress:
-          token === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {}),
-      });
-      return result as never;
+      const onProgress =
+        token === undefined ? undefined : (p: object) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {});
+      // The call runs under the input bridge: a server that asks for input mid-call gets its
+      // question put to this client as `input_required`, and the retry carries the answer.
+      const run = (origin: string, signal: AbortSignal): Promise<CallToolResult> =>
+        requests.callTool(g, this, { name: req.params.name, args: req.params.arguments as Record<string, unknown> | undefined, signal, requestId: origin, client, onProgress });
+      const state = ctx.mcpReq.requestState();
+      const round =
+        typeof state === 'string'
+          ? await g.inputs.resume<CallToolResult>(state, this.profile, client, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
+          : await g.inputs.start(this.profile, client, run, ctx.mcpReq.signal);
+      if (round.inputRequests) return inputRequired({ inputRequests: round.inputRequests as never, requestState: round.requestState }) as never;
+      return round.result as never;
     });
     s.setRequestHandler('resources/list', async (_req, ctx) => {
       this.#caller(ctx);
@@ -94,9 +97,12 @@ export class ModernSession extends SessionBase {
     });
   }
 
-  accepts(_method: string): boolean {
-    // No server→client requests in this era; mid-call input is a bridge of its own (not yet).
-    void this.#clientCaps;
+  /** Mid-call input this client said (in its request's capabilities) it can give. */
+  accepts(method: string): boolean {
+    const caps = this.#clientCaps;
+    if (method === 'elicitation/create') return Boolean(caps?.elicitation);
+    if (method === 'sampling/createMessage') return Boolean(caps?.sampling);
+    if (method === 'roots/list') return Boolean(caps?.roots);
     return false;
   }
 
@@ -104,8 +110,12 @@ export class ModernSession extends SessionBase {
     return this.#clientCaps?.elicitation as Record<string, unknown> | undefined;
   }
 
-  forwardRequest(_request: ServerRequest, _signal?: AbortSignal, _related?: RequestId): Promise<unknown> {
-    return Promise.reject(new Error('A 2026-07-28 client takes no server→client requests'));
+  /** No server→client requests in this era: the question waits for the call's next round. */
+  forwardRequest(request: ServerRequest, signal?: AbortSignal, related?: RequestId): Promise<unknown> {
+    if (typeof related !== 'string' || !this.gateway.inputs.owns(related)) {
+      return Promise.reject(new Error('A 2026-07-28 client can be asked for input only during one of its calls'));
+    }
+    return this.gateway.inputs.ask(related, request.method, request.params, signal);
   }
 
   forwardNotification(server: string, notification: ServerNotification): void {

@@ -130,6 +130,65 @@ describe('change notifications across eras', () => {
   });
 });
 
+describe('mid-call input across eras', () => {
+  const home = makeHome({
+    servers: { modern: fixtureServer('v2-modern.mjs'), legacy: fixtureServer('basic.mjs') },
+    profiles: { main: { servers: ['modern', 'legacy'] }, code: { servers: ['modern', 'legacy'], surface: 'code' } },
+  });
+  const ready = async (client: { listTools: (p?: undefined, o?: never) => Promise<{ tools: { name: string }[] }> }, name: string) =>
+    waitFor(async () => ((await client.listTools(undefined, { cacheMode: 'refresh' } as never)).tools.some((t) => t.name === name) ? true : undefined), 20_000, name);
+
+  it('2025 client ↔ modern server: input_required becomes elicitation/create to the caller', async () => {
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = await shimClient(home, 'main', { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (r) => {
+      asked.push(String(r.params.message));
+      return { action: 'accept', content: { name: 'Lin' } };
+    });
+    await ready(client as never, 'modern__ask');
+    expect(text(await client.callTool({ name: 'modern__ask', arguments: {} }))).toBe('hello Lin');
+    expect(asked).toEqual(['What is your name?']);
+    await client.close();
+  });
+
+  it('modern client ↔ 2025 server: elicitation/create becomes input_required, the retry answers it', async () => {
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' });
+    await ready(client as never, 'legacy__elicit');
+    const r = await client.callTool({ name: 'legacy__elicit', arguments: {} });
+    expect(JSON.parse(text(r))).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    await client.close();
+  });
+
+  it('modern client ↔ modern server: the question goes through the gateway and back', async () => {
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' });
+    await ready(client as never, 'modern__ask');
+    expect(text(await client.callTool({ name: 'modern__ask', arguments: {} }))).toBe('hello Ada');
+    await client.close();
+  });
+
+  it('execute: a tool inside code that asks for input is relayed to a modern caller', async () => {
+    const client = await v2ShimClient(home, 'code', { pin: '2026-07-28' });
+    await ready(client as never, 'execute');
+    const r = await waitFor(async () => {
+      const res = await client.callTool({ name: 'execute', arguments: { code: 'async () => { const a = await legacy.elicit({}); const b = await modern.ask({}); return [a, b]; }' } });
+      return text(res).includes('Result:') ? res : undefined;
+    }, 20_000, 'execute to run');
+    expect(text(r)).toContain('Ada');
+    expect(text(r)).toContain('hello Ada');
+    await client.close();
+  });
+
+  it('refuses a requestState it did not issue', async () => {
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' });
+    await ready(client as never, 'modern__echo');
+    await expect(
+      client.request({ method: 'tools/call', params: { name: 'modern__echo', arguments: { text: 'x' }, requestState: 'forged', inputResponses: {} } }),
+    ).rejects.toThrow(/requestState/);
+    await client.close();
+  });
+});
+
 async function v2ShimClient(home: string, profile: string, mode: 'legacy' | 'auto' | { pin: string }, name = 'v2-test-client') {
   const { Client } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');

@@ -25,7 +25,8 @@ afterAll(async () => {
 const text = (r: unknown) => ((r as { content: { text: string }[] }).content[0]!).text;
 
 async function v2Client(mode: 'legacy' | 'auto' | { pin: string }, profile = 'web'): Promise<Client> {
-  const c = new Client({ name: 'v2-http-test', version: '1' }, { versionNegotiation: { mode } });
+  const c = new Client({ name: 'v2-http-test', version: '1' }, { versionNegotiation: { mode }, capabilities: { elicitation: {} } });
+  c.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Kay' } }));
   await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/${profile}`), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
   return c;
 }
@@ -60,6 +61,14 @@ describe('HTTP endpoint, both eras', () => {
     const r = await modernPost(7, 'tools/list', 'tools/call');
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.body).toContain('-32020');
+  });
+
+  it('puts a 2025 server\'s mid-call question to a stateless modern client and hands back its answer', async () => {
+    const c = await v2Client({ pin: '2026-07-28' });
+    await waitFor(async () => ((await c.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'legacy__echo') ? true : undefined), 20_000, 'tools');
+    expect(JSON.parse(text(await c.callTool({ name: 'legacy__elicit', arguments: {} })))).toEqual({ action: 'accept', content: { name: 'Kay' } });
+    expect(text(await c.callTool({ name: 'modern__ask', arguments: {} }))).toBe('hello Kay');
+    await c.close();
   });
 
   it('still needs the bearer token for modern requests', async () => {
