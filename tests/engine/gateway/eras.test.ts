@@ -189,6 +189,55 @@ describe('mid-call input across eras', () => {
   });
 });
 
+describe('progress, cancellation and resources for a modern client', () => {
+  const home = makeHome({
+    servers: { modern: fixtureServer('v2-modern.mjs'), legacy: fixtureServer('basic.mjs') },
+    profiles: { main: { servers: ['modern', 'legacy'] } },
+  });
+
+  it('relays progress from servers of both eras', async () => {
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' });
+    await waitFor(async () => ((await client.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'legacy__progress') ? true : undefined), 20_000, 'tools');
+    for (const name of ['legacy__progress', 'modern__progress']) {
+      const seen: number[] = [];
+      await client.callTool({ name, arguments: { steps: 3 } }, { onprogress: (p) => void seen.push(p.progress) });
+      expect(seen, name).toEqual([1, 2, 3]);
+    }
+    await client.close();
+  });
+
+  it('cancels the upstream call when the modern client aborts', async () => {
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' }, 'canceller');
+    await waitFor(async () => ((await client.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'legacy__sleep') ? true : undefined), 20_000, 'tools');
+    const ctrl = new AbortController();
+    const call = client.callTool({ name: 'legacy__sleep', arguments: { ms: 30_000 } }, { signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(), 300);
+    await expect(call).rejects.toThrow();
+    const entry = await waitFor(() => {
+      const entries = JSON.parse(cli(home, ['audit', '--json', '--limit', '20']).stdout) as { client: string; tool: string; outcome: string }[];
+      return entries.find((e) => e.client === 'canceller' && e.tool === 'sleep');
+    }, 10_000, 'the audit entry of the cancelled call');
+    expect(entry.outcome).toBe('cancelled');
+    await client.close();
+  });
+
+  it('lists and reads a ui:// resource and gets a prompt of a 2025 server', async () => {
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' });
+    const { resources } = await waitFor(async () => {
+      const r = await client.listResources(undefined, { cacheMode: 'refresh' });
+      return r.resources.some((x) => x.uri === 'ui://v2/panel') && r.resources.some((x) => x.uri === 'fixture://readme') ? r : undefined;
+    }, 20_000, 'resources of both');
+    expect(resources.find((r) => r.uri === 'ui://v2/panel')).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { prefersBorder: true } } });
+    const read = await client.readResource({ uri: 'ui://v2/panel' }, { cacheMode: 'bypass' });
+    expect(read.contents[0]).toMatchObject({ uri: 'ui://v2/panel', text: '<p>panel</p>' });
+    const prompts = await client.listPrompts(undefined, { cacheMode: 'refresh' });
+    const greet = prompts.prompts.find((p) => p.name.endsWith('greet'))!;
+    const got = await client.getPrompt({ name: greet.name, arguments: { who: 'Ada' } });
+    expect(JSON.stringify(got.messages)).toContain('Hello Ada');
+    await client.close();
+  });
+});
+
 async function v2ShimClient(home: string, profile: string, mode: 'legacy' | 'auto' | { pin: string }, name = 'v2-test-client') {
   const { Client } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
