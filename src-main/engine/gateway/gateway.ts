@@ -13,7 +13,7 @@ import { answerWithoutClient } from '../upstream/answer-without-client.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
 import { RootsRouter } from './roots.ts';
-import { SessionBase } from './session-base.ts';
+import { SessionBase, type CallContext, type CallOrigin, type GatewayPort } from './session-base.ts';
 import { ModernSession } from './modern-session.ts';
 import { ListenBridge } from './listen-bridge.ts';
 import { InputBridge } from './input-bridge.ts';
@@ -63,27 +63,9 @@ export interface GatewayDeps {
   version: string;
 }
 
-/** Who made a call: handed to the upstream with the call and back with its server requests. */
-export interface CallOrigin {
-  session: SessionBase;
-  /** The client's request (tools/call or execute) the call serves. */
-  requestId?: RequestId;
-}
+export type { CallContext, CallOrigin } from './session-base.ts';
 
-export interface CallContext {
-  session?: SessionBase;
-  requestId?: RequestId;
-  client: string;
-  runId?: string;
-  signal?: AbortSignal;
-  onProgress?: (p: Progress) => void;
-  /** Code calls that need approval: asked once the call passed the profile's checks. */
-  approval?: () => Promise<{ approved: boolean; record: ApprovalRecord; message?: string }>;
-  /** Bytes of the arguments as JSON when the caller counted them already (a code run's worker). */
-  argBytes?: number;
-}
-
-export class Gateway {
+export class Gateway implements GatewayPort {
   readonly #deps: GatewayDeps;
   #views = new Map<string, ProfileView>();
   #servers = new Map<string, ServerConfig>();

@@ -2,7 +2,7 @@
 // filter; the SDK's serving entry runs that stream, but the upstream that owns each resource
 // still has to be asked for updates. This subscribes upstream when a listen stream names a URI
 // and unsubscribes when that stream ends (cancelled, or its connection or response closed).
-import type { Gateway } from './gateway.ts';
+import type { GatewayPort as Gateway } from './session-base.ts';
 
 export class ListenBridge {
   readonly #gateway: Gateway;

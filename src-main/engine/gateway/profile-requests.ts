@@ -4,9 +4,8 @@
 import { ErrorCode, McpError, type CallToolResult, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_META, SwitchboardError, toErrorData, type ErrorData } from '../../../src-shared/errors.ts';
 import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
-import type { Gateway } from './gateway.ts';
 import type { ProfileView, ToolTarget } from './profile-view.ts';
-import type { SessionBase } from './session-base.ts';
+import type { GatewayPort as Gateway, SessionBase } from './session-base.ts';
 
 export interface ToolCallRequest {
   name: string;

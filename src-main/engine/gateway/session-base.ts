@@ -1,11 +1,45 @@
 // What every connected client is to the gateway, whichever protocol generation it speaks: its
 // profile view, the calls it has in flight per server (so a server's request mid-call goes back
 // to the client that made the call), and the ways to reach it.
-import type { RequestId, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress, RequestId, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { Gateway } from './gateway.ts';
+import type { InputBridge } from './input-bridge.ts';
+import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';
 import { limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
+
+/** Who made a call: handed to the upstream with the call and back with its server requests. */
+export interface CallOrigin {
+  session: SessionBase;
+  /** The client's request (tools/call or execute) the call serves. */
+  requestId?: RequestId;
+}
+
+export interface CallContext {
+  session?: SessionBase;
+  requestId?: RequestId;
+  client: string;
+  runId?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: Progress) => void;
+  /** Code calls that need approval: asked once the call passed the profile's checks. */
+  approval?: () => Promise<{ approved: boolean; record: ApprovalRecord; message?: string }>;
+  /** Bytes of the arguments as JSON when the caller counted them already (a code run's worker). */
+  argBytes?: number;
+}
+
+/** What a session needs of the gateway (the Gateway is one; a small interface keeps the modules apart). */
+export interface GatewayPort {
+  readonly version: string;
+  readonly inputs: InputBridge;
+  view(profile: string): ProfileView | undefined;
+  settle(view: ProfileView, signal?: AbortSignal): Promise<string[]>;
+  callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
+  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult>;
+  request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
+  /** The client changed its roots (servers that follow them ask again). */
+  clientRootsChanged(session: SessionBase): void;
+}
 
 export type ListKind = 'tools' | 'resources' | 'prompts';
 
@@ -13,7 +47,7 @@ export interface SessionInit {
   id: string;
   profile: string;
   view: ProfileView;
-  gateway: Gateway;
+  gateway: GatewayPort;
   transportKind: 'socket' | 'http';
 }
 
@@ -46,7 +80,7 @@ export abstract class SessionBase {
   onclose?: () => void;
   /** Which protocol generation the client speaks on this session. */
   abstract readonly era: 'legacy' | 'modern';
-  protected readonly gateway: Gateway;
+  protected readonly gateway: GatewayPort;
   /** Client requests with upstream calls in flight, per server, oldest first. */
   protected readonly inflightRequests = new Map<string, RequestId[]>();
 
