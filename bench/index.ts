@@ -26,6 +26,7 @@ import { benchResultHandles } from './result-handles.ts';
 import { benchSearch } from './search.ts';
 import { syntheticServers } from './synthetic-catalog.ts';
 import { benchApprovalsSkills } from './approvals-skills.ts';
+import { erasSection } from './eras.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -639,6 +640,9 @@ async function main() {
 
   // Approvals and skills (issue 14), on a home and engine of their own.
   if (want('approvals')) await benchApprovalsSkills((metric, value) => record(metric, value, 'ms'), quick);
+
+  // Both protocol generations side by side, in an engine of their own (bench/eras.ts).
+  await erasSection((metric, value, unit) => record(metric, value, unit), quick);
 
   const w = Math.max(...rows.map((r) => r.metric.length));
   console.log(`\nSwitchboard benchmark (${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}${quick ? ', quick' : ''})\n`);
