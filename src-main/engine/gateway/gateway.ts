@@ -16,6 +16,7 @@ import { RootsRouter } from './roots.ts';
 import { SessionBase, type CallContext, type CallOrigin, type GatewayPort } from './session-base.ts';
 import { ModernSession } from './modern-session.ts';
 import { ListenBridge } from './listen-bridge.ts';
+import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
@@ -196,19 +197,28 @@ export class Gateway implements GatewayPort {
       return undefined;
     }
     if (info.kind === 'socket' && info.resumeInitialize === undefined) {
-      // Listen streams naming resources need the owning upstreams subscribed.
-      const listens = new ListenBridge(this, profile);
-      tapInbound(transport, (m) => void listens.inbound(m), () => listens.closeAll());
-      serveStdio(
-        (ctx) => {
-          const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind);
-          if (session instanceof ModernSession) return session.server;
-          // The entry only connects and closes a 2025-era instance: the v1 session does both.
-          const legacy = session as ClientSession;
-          return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;
-        },
-        { transport: transport as never, legacy: 'serve' },
-      );
+      ReplayTransport.open(transport, (first, replay) => {
+        // A 2025 client opens with initialize: its session gets the connection directly (the
+        // hot path stays as it was). Anything else goes to the SDK's stdio entry, which serves
+        // 2026-07-28 (and 2025 clients that open otherwise) and answers bad openings.
+        if (isLegacyOpening(first)) {
+          void (this.#open(profile, 'legacy', info.kind) as ClientSession).connect(replay);
+          return;
+        }
+        // Listen streams naming resources need the owning upstreams subscribed.
+        const listens = new ListenBridge(this, profile);
+        tapInbound(replay, (m) => void listens.inbound(m), () => listens.closeAll());
+        serveStdio(
+          (ctx) => {
+            const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind);
+            if (session instanceof ModernSession) return session.server;
+            // The entry only connects and closes a 2025-era instance: the v1 session does both.
+            const legacy = session as ClientSession;
+            return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;
+          },
+          { transport: replay as never, legacy: 'serve' },
+        );
+      });
       return undefined;
     }
     const session = this.#open(profile, 'legacy', info.kind) as ClientSession;
@@ -366,6 +376,12 @@ export class Gateway implements GatewayPort {
   async dispose(): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close()));
   }
+}
+
+/** An `initialize` without the 2026-07-28 envelope: a 2025 client. */
+function isLegacyOpening(first: unknown): boolean {
+  const m = first as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;
+  return m?.method === 'initialize' && m.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === undefined;
 }
 
 /**
