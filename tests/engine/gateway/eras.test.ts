@@ -160,6 +160,13 @@ describe('mid-call input across eras', () => {
     await client.close();
   });
 
+  it('modern client ↔ 2025 server: sampling/createMessage becomes input_required too', async () => {
+    const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' });
+    await ready(client as never, 'legacy__sample');
+    expect(text(await client.callTool({ name: 'legacy__sample', arguments: {} }))).toBe('sampled hi');
+    await client.close();
+  });
+
   it('modern client ↔ modern server: the question goes through the gateway and back', async () => {
     const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' });
     await ready(client as never, 'modern__ask');
@@ -177,6 +184,24 @@ describe('mid-call input across eras', () => {
     expect(text(r)).toContain('Ada');
     expect(text(r)).toContain('hello Ada');
     await client.close();
+  });
+
+  it('execute: a modern tool asking mid-call inside code reaches a 2025 caller, and is declined for one that cannot answer', async () => {
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const able = await shimClient(home, 'code', { capabilities: { elicitation: {} } });
+    able.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Lin' } }));
+    const unable = await shimClient(home, 'code');
+    const src = 'async () => (await modern.ask({}))';
+    const run = (c: typeof able) =>
+      waitFor(async () => {
+        const res = await c.callTool({ name: 'execute', arguments: { code: src } });
+        return text(res).includes('Result:') ? text(res) : undefined;
+      }, 20_000, 'execute to run');
+    expect(await run(able)).toContain('hello Lin');
+    // No client that can answer: the server hears "declined" and says so in its result.
+    expect(await run(unable)).toContain('no name (decline)');
+    await able.close();
+    await unable.close();
   });
 
   it('refuses a requestState it did not issue', async () => {
@@ -242,8 +267,9 @@ async function v2ShimClient(home: string, profile: string, mode: 'legacy' | 'aut
   const { Client } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const { BIN } = await import('../../helpers/home.ts');
-  const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode }, capabilities: { elicitation: {} } });
+  const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode }, capabilities: { elicitation: {}, sampling: {} } });
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada' } }));
+  client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled hi' } }));
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'shim', '--profile', profile, '--home', home], stderr: 'pipe' }));
   return client;
 }
