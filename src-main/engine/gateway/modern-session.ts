@@ -97,12 +97,15 @@ export class ModernSession extends SessionBase {
     });
   }
 
-  /** Mid-call input this client said (in its request's capabilities) it can give. */
+  /**
+   * Mid-call input this client said (in its request's capabilities) it can give. Not roots:
+   * those are asked outside any call (roots.ts), which this era cannot carry; the server's
+   * configured roots answer instead.
+   */
   accepts(method: string): boolean {
     const caps = this.#clientCaps;
     if (method === 'elicitation/create') return Boolean(caps?.elicitation);
     if (method === 'sampling/createMessage') return Boolean(caps?.sampling);
-    if (method === 'roots/list') return Boolean(caps?.roots);
     return false;
   }
 
