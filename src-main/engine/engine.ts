@@ -205,6 +205,7 @@ export class Engine {
         void u.restart();
       },
       rootsChanged: (s) => this.supervisor.get(s)?.rootsChanged(),
+      extensions: (s) => ready(s)?.serverCapabilities()?.extensions as Record<string, object> | undefined,
       unavailable: (s) => {
         const u = this.supervisor.get(s);
         if (!u) return `There is no server "${s}" in config.json.`;

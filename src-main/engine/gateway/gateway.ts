@@ -41,6 +41,8 @@ export interface UpstreamAccess extends CatalogSource {
   restart(server: string): void;
   /** Sends `notifications/roots/list_changed` to a server. */
   rootsChanged(server: string): void;
+  /** The `extensions` a ready server announced in its capabilities (e.g. MCP Apps), relayed to clients. */
+  extensions?(server: string): Record<string, object> | undefined;
 }
 
 /**
@@ -233,12 +235,26 @@ export class Gateway implements GatewayPort {
   modernRequestSession(profile: string): ModernSession | undefined {
     const view = this.#views.get(profile);
     if (!view) return undefined;
-    return new ModernSession({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http' });
+    return new ModernSession({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http', extensions: this.#extensions(view) });
+  }
+
+  /**
+   * The extensions the profile's ready servers announce, merged (the first server's settings
+   * win for an extension several announce): a client learns them as the gateway's own.
+   */
+  #extensions(view: ProfileView): Record<string, object> | undefined {
+    const out: Record<string, object> = {};
+    for (const server of view.servers) {
+      for (const [name, settings] of Object.entries(this.#deps.upstream.extensions?.(server) ?? {})) {
+        if (!Object.hasOwn(out, name)) out[name] = settings;
+      }
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
   }
 
   #open(profile: string, era: 'legacy' | 'modern', kind: 'socket' | 'http'): SessionBase {
     const view = this.#views.get(profile)!;
-    const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind };
+    const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind, extensions: this.#extensions(view) };
     const session = era === 'modern' ? new ModernSession(init) : new ClientSession(init);
     this.sessions.add(session);
     const gone = () => {

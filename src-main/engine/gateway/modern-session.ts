@@ -25,7 +25,7 @@ export class ModernSession extends SessionBase {
   constructor(init: SessionInit) {
     super(init);
     this.server = new Server(profileServerInfo(init.profile, init.gateway.version), {
-      capabilities: profileCapabilities('modern'),
+      capabilities: profileCapabilities('modern', init.extensions),
       cacheHints: { 'tools/list': LIST_CACHE, 'resources/list': LIST_CACHE, 'resources/templates/list': LIST_CACHE, 'prompts/list': LIST_CACHE },
     });
     this.#install();

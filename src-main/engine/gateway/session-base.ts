@@ -49,6 +49,8 @@ export interface SessionInit {
   view: ProfileView;
   gateway: GatewayPort;
   transportKind: 'socket' | 'http';
+  /** Extensions of the profile's servers, announced as the gateway's own. */
+  extensions?: Record<string, object>;
 }
 
 /** How the gateway names itself to a client of a profile. */
@@ -60,13 +62,14 @@ export function profileServerInfo(profile: string, version: string): { name: str
  * What a profile offers a client, in both eras (logging only in 2025: 2026-07-28 deprecates it
  * and has no channel for messages outside a call).
  */
-export function profileCapabilities(era: 'legacy' | 'modern'): Record<string, object> {
+export function profileCapabilities(era: 'legacy' | 'modern', extensions?: Record<string, object>): Record<string, object> {
   return {
     tools: { listChanged: true },
     resources: { listChanged: true, subscribe: true },
     prompts: { listChanged: true },
     ...(era === 'legacy' ? { logging: {} } : {}),
     completions: {},
+    ...(extensions ? { extensions } : {}),
   };
 }
 

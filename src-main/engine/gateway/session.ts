@@ -49,7 +49,7 @@ export class ClientSession extends SessionBase {
 
   constructor(init: SessionInit) {
     super(init);
-    this.server = new Server(profileServerInfo(init.profile, init.gateway.version), { capabilities: profileCapabilities('legacy') });
+    this.server = new Server(profileServerInfo(init.profile, init.gateway.version), { capabilities: profileCapabilities('legacy', init.extensions) });
     this.#install();
   }
 

@@ -59,6 +59,17 @@ describe('clients of both generations through the shim', () => {
     });
   }
 
+  it("relays the servers' extensions capabilities (MCP Apps) to clients of both eras", async () => {
+    const first = await v2ShimClient(home, 'main', 'legacy');
+    await waitFor(async () => ((await first.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'modern__echo') ? true : undefined), 20_000, 'tools');
+    await first.close();
+    for (const mode of ['legacy', { pin: '2026-07-28' }] as const) {
+      const client = await v2ShimClient(home, 'main', mode);
+      expect(client.getServerCapabilities()?.extensions, JSON.stringify(mode)).toEqual({ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
+      await client.close();
+    }
+  });
+
   it('answers server/discover with the profile and names the client from _meta.clientInfo in the audit', async () => {
     const client = await v2ShimClient(home, 'main', { pin: '2026-07-28' }, 'pinned-auditor');
     const discover = client.getDiscoverResult()!;
