@@ -2,7 +2,7 @@
 // the real shim or the HTTP endpoint → a real engine → v2-SDK and v1-SDK upstreams.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
+import { cleanupHomes, cli, enginePid, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
 
 afterAll(cleanupHomes);
 
@@ -270,6 +270,29 @@ describe('progress, cancellation and resources for a modern client', () => {
     const greet = prompts.prompts.find((p) => p.name.endsWith('greet'))!;
     const got = await client.getPrompt({ name: greet.name, arguments: { who: 'Ada' } });
     expect(JSON.stringify(got.messages)).toContain('Hello Ada');
+    await client.close();
+  });
+});
+
+describe('a 2026-07-28 client across an engine restart', () => {
+  it('keeps working after the engine dies: nothing to resume in a stateless era', async () => {
+    const home = makeHome({ servers: { modern: fixtureServer('v2-modern.mjs'), legacy: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['modern', 'legacy'] } } });
+    const client = await v2ShimClient(home, 'p', { pin: '2026-07-28' });
+    await waitFor(async () => ((await client.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'modern__echo') ? true : undefined), 20_000, 'tools');
+    const pid = enginePid(home)!;
+    process.kill(pid, 'SIGKILL');
+    const r = await waitFor(async () => {
+      try {
+        return await client.callTool({ name: 'modern__echo', arguments: { text: 'after' } });
+      } catch {
+        return undefined;
+      }
+    }, 20_000, 'a call after the restart');
+    expect(text(r)).toBe('after');
+    expect(enginePid(home)).not.toBe(pid);
+    // The new engine names the client from the request's own _meta, with no initialize to replay.
+    const entries = JSON.parse(cli(home, ['audit', '--json', '--limit', '5']).stdout) as { client: string; tool: string }[];
+    expect(entries.find((e) => e.tool === 'echo')?.client).toBe('v2-test-client');
     await client.close();
   });
 });

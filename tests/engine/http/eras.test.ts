@@ -76,6 +76,18 @@ describe('HTTP endpoint, both eras', () => {
     await expect(c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/web`)))).rejects.toThrow();
   });
 
+  it('subscribes the owning upstream for the resources a listen stream names, and relays its updates', async () => {
+    const c = await v2Client({ pin: '2026-07-28' });
+    await waitFor(async () => ((await c.listResources(undefined, { cacheMode: 'refresh' })).resources.some((r) => r.uri === 'v2://counter') ? true : undefined), 20_000, 'resources');
+    const updated: string[] = [];
+    c.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    const sub = await c.listen({ resourceSubscriptions: ['v2://counter'] });
+    await c.callTool({ name: 'modern__touch', arguments: {} });
+    await waitFor(() => (updated.includes('v2://counter') ? true : undefined), 10_000, 'resources/updated on the HTTP listen stream');
+    await sub.close();
+    await c.close();
+  });
+
   it('tells a subscriptions/listen stream when the profile changes', async () => {
     const c = await v2Client({ pin: '2026-07-28' });
     let changed = 0;
