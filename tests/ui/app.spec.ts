@@ -86,6 +86,8 @@ describe('the app in a browser', () => {
     await row.getByRole('button', { name: 'Tools' }).click();
     await row.getByText('create_entities').waitFor();
     assert.match((await row.getByTestId('tool-count').textContent()) ?? '', /^9 tools/);
+    // The MCP revision negotiated with the server (SPEC §9 `protocol`).
+    assert.match((await row.getByTestId('protocol').textContent()) ?? '', /^MCP \d{4}-\d{2}-\d{2}$/);
     await row.getByRole('button', { name: 'Log' }).click();
     await row.getByLabel('Log of memory').waitFor();
     await shot('servers');
