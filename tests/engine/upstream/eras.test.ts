@@ -158,4 +158,20 @@ describe('the era verdict', () => {
     await up.waitReady(15_000);
     expect(readFileSync(openings, 'utf8').trim().split('\n')).toEqual(['server/discover', 'initialize', 'initialize']);
   });
+
+  it('re-probes when a remembered verdict no longer works (the server changed generation)', async () => {
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const flip = path.join(s.dir, 'flip');
+    const openings = path.join(s.dir, 'openings.txt');
+    const up = s.upstream('flip', fixture('era-flip.mjs', { env: { FLIP_FILE: flip, FIXTURE_OPENINGS: openings } }));
+    await up.waitReady(15_000);
+    expect(up.protocol).toBe('2026-07-28');
+    writeFileSync(flip, '');
+    process.kill(up.pid!, 'SIGKILL');
+    await until(() => up.protocol === '2025-06-18' && up.state === 'ready', 20_000, 'the server to be reached as 2025');
+    // First the remembered 2026 verdict (no probe: tools/list first), which fails; then a probe,
+    // which the strict server exits on; then initialize.
+    expect(readFileSync(openings, 'utf8').trim().split('\n')).toEqual(['tools/list', 'server/discover', 'initialize']);
+    expect(text(await up.callTool({ name: 'hello', arguments: {} }))).toBe('hello from 2025');
+  });
 });
