@@ -26,6 +26,27 @@ describe('modern upstreams through a profile', () => {
     await client.close();
   });
 
+  it('relays progress from a modern upstream to a 2025 client, and cancels the upstream call when the client aborts', async () => {
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = await shimClient(home, 'main', { name: 'legacy-canceller', capabilities: { elicitation: {} } });
+    // The question mid-call is never answered: the call waits until the client gives up.
+    client.setRequestHandler(ElicitRequestSchema, () => new Promise(() => {}));
+    await waitFor(async () => ((await client.listTools()).tools.some((t) => t.name === 'modern__progress') ? true : undefined), 20_000, 'tools');
+    const seen: number[] = [];
+    await client.callTool({ name: 'modern__progress', arguments: { steps: 3 } }, undefined, { onprogress: (p) => void seen.push(p.progress) });
+    expect(seen).toEqual([1, 2, 3]);
+    const ctrl = new AbortController();
+    const call = client.callTool({ name: 'modern__ask', arguments: {} }, undefined, { signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(), 500);
+    await expect(call).rejects.toThrow();
+    const entry = await waitFor(() => {
+      const entries = JSON.parse(cli(home, ['audit', '--json', '--limit', '20']).stdout) as { client: string; tool: string; outcome: string }[];
+      return entries.find((e) => e.client === 'legacy-canceller' && e.tool === 'ask');
+    }, 10_000, 'the audit entry of the cancelled call');
+    expect(entry.outcome).toBe('cancelled');
+    await client.close();
+  });
+
   it('shows the negotiated revision per server in status --json', async () => {
     const status = JSON.parse(cli(home, ['status', '--json']).stdout) as { servers: Record<string, { protocol: string | null }> };
     expect(status.servers.modern!.protocol).toBe('2026-07-28');
