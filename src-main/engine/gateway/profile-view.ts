@@ -236,9 +236,9 @@ export class ProfileView {
   }
 
   /**
-   * Prompts are named `<profile>__<server>__<prompt>` (`<profile>__<prompt>` without namespacing):
-   * clients that merge every server's prompts into one list (Gemini CLI) would otherwise see the
-   * same name from two connected profiles that share a server.
+   * Prompts are named `<profile>__<server>__<prompt>`: clients that merge every server's prompts
+   * into one list (Gemini CLI) would otherwise see the same name from two connected profiles that
+   * share a server. A profile with `"namespace": false` keeps the upstream names, as its tools do.
    */
   listPrompts(): Prompt[] {
     const out: Prompt[] = [];
@@ -247,7 +247,7 @@ export class ProfileView {
     for (const server of this.config.servers) {
       for (const p of this.#source.prompts(server) ?? []) {
         if (!this.allowsPrompt(server, p.name)) continue;
-        const name = `${this.name}__${namespaced ? `${server}__${p.name}` : p.name}`;
+        const name = namespaced ? `${this.name}__${server}__${p.name}` : p.name;
         if (owners.has(name)) continue;
         owners.set(name, { server, tool: p.name });
         out.push({ ...p, name });

@@ -1,6 +1,7 @@
 // Two profiles over the same server, connected to one client that merges every server's prompts
 // (Gemini CLI warned "Prompt … is already registered"): their prompt names must not collide, and
-// each name still reaches the right upstream prompt.
+// each name still reaches the right upstream prompt. A profile with "namespace": false keeps the
+// upstream names, prompts as tools (SPEC §3; the conformance suite relies on it).
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupHomes, fixtureServer, makeHome, shimClient } from '../../helpers/home.ts';
 
@@ -15,7 +16,7 @@ describe('prompt names', () => {
     const clients = await Promise.all(['demo', 'demo-code', 'solo'].map((p) => shimClient(home, p)));
     try {
       const names = await Promise.all(clients.map(async (c) => (await c.listPrompts()).prompts.map((p) => p.name)));
-      expect(names).toEqual([['demo__basic__greet'], ['demo-code__basic__greet'], ['solo__greet']]);
+      expect(names).toEqual([['demo__basic__greet'], ['demo-code__basic__greet'], ['greet']]);
       expect(new Set(names.flat()).size).toBe(3);
       for (const [i, c] of clients.entries()) {
         const got = await c.getPrompt({ name: names[i]![0]!, arguments: { who: 'Ada' } });
