@@ -51,8 +51,8 @@ mod unix {
 
 /// A named pipe opened for overlapped I/O: a pipe handle opened without FILE_FLAG_OVERLAPPED
 /// serializes every operation on it, so a read waiting for the engine would block the
-/// client's writes. Written against the Win32 API; not built or run on the Linux build machine
-/// (no Windows target is installed there).
+/// client's writes. Written against the Win32 API; cross-built on the Linux build machine
+/// (`npm run build:native-shim -- --windows`) but run only on Windows.
 #[cfg(windows)]
 mod win {
     use std::ffi::c_void;

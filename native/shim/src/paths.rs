@@ -15,7 +15,7 @@ pub fn normalize_posix(p: &str) -> String {
         match seg {
             "" | "." => {}
             ".." => {
-                if parts.last().is_some_and(|l| *l != "..") {
+                if matches!(parts.last(), Some(l) if *l != "..") {
                     parts.pop();
                 } else if !abs {
                     parts.push("..");
@@ -153,7 +153,7 @@ mod windows {
             match seg {
                 "" | "." => {}
                 ".." => {
-                    if parts.last().is_some_and(|l| *l != "..") {
+                    if matches!(parts.last(), Some(l) if *l != "..") {
                         parts.pop();
                     } else if prefix.is_empty() {
                         parts.push("..");
