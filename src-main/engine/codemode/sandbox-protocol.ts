@@ -82,3 +82,15 @@ export type FromWorker =
   | { type: 'log'; runId: number; line: LogLine }
   | { type: 'call'; runId: number; callId: number; request: HostRequest }
   | { type: 'done'; runId: number; result: WorkerResult };
+
+/** What a run in the worker reaches of the outside: the pool, through the worker's port. */
+export interface RunnerBridge {
+  request(req: HostRequest): Promise<HostReply>;
+  log(line: LogLine): void;
+  /** Polled between bytecodes: has the pool asked this run to stop? */
+  stopRequested(): boolean;
+  /** Called when a stop request arrives while the run waits on the host. */
+  onStopRequest(cb: () => void): () => void;
+  /** Called when the pool stops (true) or restarts (false) the run's clock, e.g. during an approval. */
+  onHold?(cb: (on: boolean) => void): void;
+}
