@@ -46,7 +46,8 @@ describe('secrets', () => {
       expect((run.content[0] as { text: string }).text).toContain(SECRET);
       await code.callTool({ name: 'execute', arguments: { code: `throw new Error("bad ${SECRET}")` } });
       await code.close();
-      // Records are written synchronously; server logs flush within 200 ms.
+      // Records are written in batches within 25 ms and server logs within 200 ms; stopping the
+      // engine writes what is still pending.
       await stopEngine(home);
       await waitFor(() => readdirSync(path.join(home, 'runs')).length > 0, 5000, 'run records');
       const secretsFile = path.join(home, 'secrets.json');

@@ -1,6 +1,7 @@
 // A server's stderr (and our notes about its lifecycle) in a size-capped file with one rotation,
 // plus the last lines in memory for `lastError` and the UI. Memory stays bounded however fast a
-// server writes: lines are batched into one small buffer and flushed synchronously.
+// server writes: lines are batched and written in one write once 64 KB are pending or 200 ms
+// after the first of them.
 import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
