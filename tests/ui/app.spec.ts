@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { BASIC, FIXTURES, MEMORY, NODE, openBrowser, screenshot, serve, SHOTS, type Browser, type Served } from './harness.ts';
-import { startOAuthServer, type OAuthServer } from '../engine/oauth/helpers.ts';
+import { startOAuthServer, type OAuthServer } from '../engine/upstream/oauth/helpers.ts';
 import { startRegistry, type LocalRegistry } from '../fixtures/registry/registry-server.ts';
 
 let s: Served;

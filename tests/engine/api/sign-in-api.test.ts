@@ -7,7 +7,7 @@ import type { ControlApi, ControlMethod, ServerStatus } from '../../../src-share
 import type { ErrorData } from '../../../src-shared/errors.ts';
 import { cleanupHomes, fixtureServer, makeHome, shimClient } from '../../helpers/home.ts';
 import { serve, type Served } from '../../helpers/serve.ts';
-import { browserLaunches, FAKE_BROWSER, startOAuthServer, storedSignIn, type OAuthServer } from '../oauth/helpers.ts';
+import { browserLaunches, FAKE_BROWSER, startOAuthServer, storedSignIn, type OAuthServer } from '../upstream/oauth/helpers.ts';
 
 let oauth: OAuthServer | undefined;
 let s: Served | undefined;

@@ -3,8 +3,8 @@ import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkAuthorizationUrl } from '../../../src-main/engine/upstream/oauth/authorization-url.ts';
-import { openBrowser } from '../../../src-main/engine/upstream/oauth/browser.ts';
+import { checkAuthorizationUrl } from '../../../../src-main/engine/upstream/oauth/authorization-url.ts';
+import { openBrowser } from '../../../../src-main/engine/upstream/oauth/browser.ts';
 import { FAKE_BROWSER } from './helpers.ts';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, ROOT } from '../../helpers/home.ts';
+import { BIN, ROOT } from '../../../helpers/home.ts';
 
 export const FAKE_BROWSER = path.join(ROOT, 'tests/fixtures/oauth/fake-browser.mjs');
 const SERVER = path.join(ROOT, 'tests/fixtures/oauth/oauth-server.mjs');

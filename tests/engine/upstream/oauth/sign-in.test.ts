@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupHomes, makeHome, shimClient } from '../../helpers/home.ts';
+import { cleanupHomes, makeHome, shimClient } from '../../../helpers/home.ts';
 import { browserLaunches, runCli, startOAuthServer, storedSignIn, type OAuthServer } from './helpers.ts';
 
 let server: OAuthServer | undefined;
