@@ -37,7 +37,12 @@ export class ServerLog {
     this.#tailLines = opts.tailLines ?? 200;
   }
 
-  /** Raw stderr text; split into lines here so chunk boundaries do not matter. */
+  /**
+   * Raw stderr text; split into lines here so chunk boundaries do not matter. Not the shared
+   * LineSplitter (shim/line-splitter.mjs), on purpose: that one drops an oversized line keeping
+   * 512 bytes of each end, while a log line is redacted whole before it is cut (a secret across
+   * the cut must not leave a prefix), and the unfinished line shows in tail() for lastError.
+   */
   write(chunk: string): void {
     const parts = (this.#partial + chunk).split('\n');
     this.#partial = parts.pop() ?? '';
