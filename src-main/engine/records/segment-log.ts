@@ -9,9 +9,11 @@
 //
 // The index files are a cache: one that is missing, unreadable or does not match its segment's
 // size is rebuilt by scanning that segment, so a crash at any point loses at most the line being
-// written. A record is written during `append` (synchronously), or with `deferWrites` within
-// 25 ms in a batch (write-queue.ts); writing never rewrites existing data: the active segment's
-// fd stays open in append mode.
+// written, plus what a deferring store still queued. The engine's stores defer writes
+// (`deferWrites`: a batch within 25 ms, off the caller's path, write-queue.ts), so a crash of the
+// engine loses at most its last 25 ms of records; without it a record is written during `append`
+// (the CLI opens the stores without it, only to read them). Writing never rewrites existing
+// data: the active segment's fd stays open in append mode.
 //
 // The parts: segment-files.ts (names, leftovers, lines), index-file.ts (the index file format),
 // record-index.ts (the in-memory index), segment-reader.ts (reading lines), write-queue.ts.
