@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ControlMethod, ControlParams, SocketHello } from './api.ts';
 import type { ProfileConfig } from './config/schema.ts';
+import { CONNECTOR_ID_RE } from './client-limits.ts';
 import { SwitchboardError } from './errors.ts';
 import { RUN_ERROR_KINDS, type CallOutcome, type RunErrorKind } from './records.ts';
 
@@ -94,7 +95,14 @@ export function parseControlParams<M extends ControlMethod>(method: M, params: u
 
 /** The first line on the engine socket; `resume` is sent by a shim reconnecting after an engine restart. */
 export const SOCKET_HELLO = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('mcp'), profile: text, v: z.literal(1), resume: z.object({ initialize: z.unknown() }).optional() }),
+  z.object({
+    kind: z.literal('mcp'),
+    profile: text,
+    v: z.literal(1),
+    resume: z.object({ initialize: z.unknown() }).optional(),
+    // A client id that is none (hand-edited entry) is dropped, not a refused connection.
+    client: z.string().regex(CONNECTOR_ID_RE).optional().catch(undefined),
+  }),
   z.object({ kind: z.literal('control'), v: z.literal(1) }),
 ]) satisfies z.ZodType<SocketHello>;
 

@@ -3,6 +3,7 @@
 // or refuses the server, silently. Approximate figures from the clients' documentation and
 // behaviour (checked 2026); conservative where a client's limit moved between versions. The
 // ids are the connector's (SPEC §7), so a profile's `clients` entry reads like `connect`. Pure.
+import type { StatusClient } from './api.ts';
 
 export interface ClientLimits {
   id: LimitedClientId;
@@ -27,6 +28,12 @@ export const CLIENT_LIMITS: Record<LimitedClientId, ClientLimits> = {
   // VS Code sends at most 128 tools to the model, named mcp_<server>_<tool>, 64 characters at most.
   vscode: { id: 'vscode', name: 'VS Code', maxTools: 128, maxNameChars: 64, composedName: (entry, tool) => `mcp_${entry}_${tool}` },
 };
+
+/**
+ * What a connector's client id looks like (`cursor`, `claude-desktop`, …): what a shim passes on
+ * from its `--client` argument, and all the engine accepts from it.
+ */
+export const CONNECTOR_ID_RE = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
 export const isLimitedClient = (id: string): id is LimitedClientId => (LIMITED_CLIENT_IDS as readonly string[]).includes(id);
 
@@ -66,4 +73,19 @@ export function surfaceWarnings(limits: ClientLimits, profile: string, toolNames
     );
   }
   return out;
+}
+
+/**
+ * One line on what a connected client gets and what it takes, for `status` and the app:
+ * "Cursor (known from its connector; takes 40 tools, names up to 60 characters) gets code mode".
+ */
+export function clientSurfaceLine(c: Pick<StatusClient, 'connector' | 'limits' | 'surface' | 'tools' | 'subset'>): string {
+  const who = c.limits
+    ? `${CLIENT_LIMITS[c.limits.client].name} (known from its ${c.limits.from === 'connector' ? 'connector' : 'clientInfo'}; takes ${c.limits.maxTools} tools, names up to ${c.limits.maxNameChars} characters)`
+    : c.connector !== undefined
+      ? `connected with "${c.connector}" (no known limits)`
+      : 'no known limits';
+  if (!c.surface) return who;
+  const gets = c.surface === 'code' ? 'code mode' : `${c.tools ?? 0} tool${c.tools === 1 ? '' : 's'}${c.subset ? ', a picked subset' : ''}`;
+  return `${who} gets ${gets}`;
 }
