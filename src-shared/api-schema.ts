@@ -27,7 +27,7 @@ export const CONTROL_PARAMS = {
   'config.text': none,
   'servers.restart': z.object({ name: text }),
   'servers.log': z.object({ name: text, lines: count.optional() }),
-  'servers.tools': z.object({ name: text, profile: text.optional() }),
+  'servers.tools': z.object({ name: text, profile: text.optional(), client: text.optional() }),
   'servers.test': z.object({ name: text.optional(), config: z.unknown() }),
   'servers.approve': z.object({ name: text }),
   'servers.signIn': z.object({ name: text }),

@@ -100,6 +100,11 @@ export interface ToolInfo {
   exposedName: string;
   description?: string;
   allowed: boolean;
+  /**
+   * Asked with a profile and a client id: whether that client gets the tool (the profile's
+   * `clients` entry for it applied). Absent otherwise.
+   */
+  forClient?: boolean;
   /** Withheld: its definition changed since it was pinned and waits for approval. */
   changed?: boolean;
 }
@@ -229,7 +234,8 @@ export interface ControlApi {
   'config.text': { params: Record<string, never>; result: { text: string; file: string } };
   'servers.restart': { params: { name: string }; result: { ok: true } };
   'servers.log': { params: { name: string; lines?: number }; result: { lines: string[] } };
-  'servers.tools': { params: { name: string; profile?: string }; result: { tools: ToolInfo[] } };
+  /** With `profile` (and `client`, a connector id), says which tools that profile (and that client) gets. */
+  'servers.tools': { params: { name: string; profile?: string; client?: string }; result: { tools: ToolInfo[] } };
   'servers.test': { params: { name?: string; config: unknown }; result: { ok: boolean; tools: string[]; error?: string } };
   'servers.approve': { params: { name: string }; result: { ok: true; approved?: string[] } };
   /**

@@ -3,7 +3,6 @@
 // or refuses the server, silently. Approximate figures from the clients' documentation and
 // behaviour (checked 2026); conservative where a client's limit moved between versions. The
 // ids are the connector's (SPEC §7), so a profile's `clients` entry reads like `connect`. Pure.
-import type { StatusClient } from './api.ts';
 
 export interface ClientLimits {
   id: LimitedClientId;
@@ -79,7 +78,13 @@ export function surfaceWarnings(limits: ClientLimits, profile: string, toolNames
  * One line on what a connected client gets and what it takes, for `status` and the app:
  * "Cursor (known from its connector; takes 40 tools, names up to 60 characters) gets code mode".
  */
-export function clientSurfaceLine(c: Pick<StatusClient, 'connector' | 'limits' | 'surface' | 'tools' | 'subset'>): string {
+export function clientSurfaceLine(c: {
+  connector?: string;
+  limits?: { client: LimitedClientId; maxTools: number; maxNameChars: number; from: 'clientInfo' | 'connector' };
+  surface?: 'tools' | 'code';
+  tools?: number;
+  subset?: boolean;
+}): string {
   const who = c.limits
     ? `${CLIENT_LIMITS[c.limits.client].name} (known from its ${c.limits.from === 'connector' ? 'connector' : 'clientInfo'}; takes ${c.limits.maxTools} tools, names up to ${c.limits.maxNameChars} characters)`
     : c.connector !== undefined
