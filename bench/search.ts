@@ -3,7 +3,7 @@
 // runs alone: `node --import tsx bench/search.ts`.
 import { pathToFileURL } from 'node:url';
 import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
-import { evalServers, evalSet, evaluate } from '../tests/fixtures/search-eval/evaluate.ts';
+import { evalServers, evalSet, evaluate, heldOutBatches } from '../tests/fixtures/search-eval/evaluate.ts';
 import { syntheticServers } from './synthetic-catalog.ts';
 
 type Record = (metric: string, value: number, unit: 'ms' | 'count', target?: { limit: number; text: string }) => void;
@@ -26,6 +26,11 @@ export function benchSearch(record: Record, opts: { quick: boolean }): void {
   record(`search, ${all.length} plain-word queries, ${realTools} real tools: recall@5 (target ≥ 0.95)`, ratio(whole.recallAt5), 'count');
   record(`search, the ${held.queries} held-out of them: recall@1`, ratio(held.recallAt1), 'count');
   record(`search, the ${held.queries} held-out of them: recall@5`, ratio(held.recallAt5), 'count');
+  for (const b of heldOutBatches()) {
+    const r = evaluate(cat, b.queries);
+    record(`search, held-out batch of ${r.queries} ${b.name}: recall@1`, ratio(r.recallAt1), 'count');
+    record(`search, held-out batch of ${r.queries} ${b.name}: recall@5`, ratio(r.recallAt5), 'count');
+  }
   // …then the same catalogs among synthetic tools up to 1,000, for recall among distractors and latency.
   const big = buildCodeCatalog([...real, ...syntheticServers(1000 - realTools)]);
   record('search, the same queries among 1,000 tools: recall@5', ratio(evaluate(big, all).recallAt5), 'count');

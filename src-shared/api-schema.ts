@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ControlMethod, ControlParams, SocketHello } from './api.ts';
 import type { ProfileConfig } from './config/schema.ts';
+import { CONNECTOR_ID_RE } from './client-limits.ts';
 import { SwitchboardError } from './errors.ts';
 import { RUN_ERROR_KINDS, type CallOutcome, type RunErrorKind } from './records.ts';
 
@@ -26,7 +27,7 @@ export const CONTROL_PARAMS = {
   'config.text': none,
   'servers.restart': z.object({ name: text }),
   'servers.log': z.object({ name: text, lines: count.optional() }),
-  'servers.tools': z.object({ name: text, profile: text.optional() }),
+  'servers.tools': z.object({ name: text, profile: text.optional(), client: text.optional() }),
   'servers.test': z.object({ name: text.optional(), config: z.unknown() }),
   'servers.approve': z.object({ name: text }),
   'servers.signIn': z.object({ name: text }),
@@ -94,7 +95,14 @@ export function parseControlParams<M extends ControlMethod>(method: M, params: u
 
 /** The first line on the engine socket; `resume` is sent by a shim reconnecting after an engine restart. */
 export const SOCKET_HELLO = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('mcp'), profile: text, v: z.literal(1), resume: z.object({ initialize: z.unknown() }).optional() }),
+  z.object({
+    kind: z.literal('mcp'),
+    profile: text,
+    v: z.literal(1),
+    resume: z.object({ initialize: z.unknown() }).optional(),
+    // A client id that is none (hand-edited entry) is dropped, not a refused connection.
+    client: z.string().regex(CONNECTOR_ID_RE).optional().catch(undefined),
+  }),
   z.object({ kind: z.literal('control'), v: z.literal(1) }),
 ]) satisfies z.ZodType<SocketHello>;
 

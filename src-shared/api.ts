@@ -56,8 +56,22 @@ export interface StatusClient {
   profile: string;
   transport: 'socket' | 'http';
   since: string;
-  /** For a client with known limits (recognised from its clientInfo): which one, and the limits. */
-  limits?: { client: LimitedClientId; maxTools: number; maxNameChars: number };
+  /**
+   * The client id named by the connector that wrote the client's entry (`connect CLIENT` puts
+   * `--client CLIENT` in it), when the session came through such a shim.
+   */
+  connector?: string;
+  /**
+   * For a client with known limits: which one, and the limits. `from` says how it was known:
+   * its `clientInfo` name, or (when that names no known client) its connector.
+   */
+  limits?: { client: LimitedClientId; maxTools: number; maxNameChars: number; from: 'clientInfo' | 'connector' };
+  /** What this client gets: the profile's surface, or its `clients` entry's. */
+  surface?: 'tools' | 'code';
+  /** How many tools this client gets (its `clients` entry applied); absent until the client is known. */
+  tools?: number;
+  /** Set when the profile's `clients` entry for this client picks a subset of the tools. */
+  subset?: boolean;
   /** Where what this client gets goes past its limits, each with what to do; absent when none. */
   warnings?: string[];
 }
@@ -86,6 +100,11 @@ export interface ToolInfo {
   exposedName: string;
   description?: string;
   allowed: boolean;
+  /**
+   * Asked with a profile and a client id: whether that client gets the tool (the profile's
+   * `clients` entry for it applied). Absent otherwise.
+   */
+  forClient?: boolean;
   /** Withheld: its definition changed since it was pinned and waits for approval. */
   changed?: boolean;
 }
@@ -215,7 +234,8 @@ export interface ControlApi {
   'config.text': { params: Record<string, never>; result: { text: string; file: string } };
   'servers.restart': { params: { name: string }; result: { ok: true } };
   'servers.log': { params: { name: string; lines?: number }; result: { lines: string[] } };
-  'servers.tools': { params: { name: string; profile?: string }; result: { tools: ToolInfo[] } };
+  /** With `profile` (and `client`, a connector id), says which tools that profile (and that client) gets. */
+  'servers.tools': { params: { name: string; profile?: string; client?: string }; result: { tools: ToolInfo[] } };
   'servers.test': { params: { name?: string; config: unknown }; result: { ok: boolean; tools: string[]; error?: string } };
   'servers.approve': { params: { name: string }; result: { ok: true; approved?: string[] } };
   /**
@@ -381,7 +401,8 @@ export type ControlResponse = { id: number; result: unknown } | { id: number; er
 /** First line a client writes on the engine socket, choosing what the connection is. */
 export type SocketHello =
   /** `resume`: a shim reconnecting after an engine restart replays its client's initialize params. */
-  | { kind: 'mcp'; profile: string; v: 1; resume?: { initialize: unknown } }
+  /** `client`: the connector id of the entry that started the shim (`--client`), when it names one. */
+  | { kind: 'mcp'; profile: string; v: 1; resume?: { initialize: unknown }; client?: string }
   | { kind: 'control'; v: 1 };
 
 /** A transport-agnostic client of the API (socket, HTTP, IPC). The renderer and CLI use this. */

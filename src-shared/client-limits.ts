@@ -28,6 +28,12 @@ export const CLIENT_LIMITS: Record<LimitedClientId, ClientLimits> = {
   vscode: { id: 'vscode', name: 'VS Code', maxTools: 128, maxNameChars: 64, composedName: (entry, tool) => `mcp_${entry}_${tool}` },
 };
 
+/**
+ * What a connector's client id looks like (`cursor`, `claude-desktop`, …): what a shim passes on
+ * from its `--client` argument, and all the engine accepts from it.
+ */
+export const CONNECTOR_ID_RE = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
 export const isLimitedClient = (id: string): id is LimitedClientId => (LIMITED_CLIENT_IDS as readonly string[]).includes(id);
 
 /**
@@ -66,4 +72,25 @@ export function surfaceWarnings(limits: ClientLimits, profile: string, toolNames
     );
   }
   return out;
+}
+
+/**
+ * One line on what a connected client gets and what it takes, for `status` and the app:
+ * "Cursor (known from its connector; takes 40 tools, names up to 60 characters) gets code mode".
+ */
+export function clientSurfaceLine(c: {
+  connector?: string;
+  limits?: { client: LimitedClientId; maxTools: number; maxNameChars: number; from: 'clientInfo' | 'connector' };
+  surface?: 'tools' | 'code';
+  tools?: number;
+  subset?: boolean;
+}): string {
+  const who = c.limits
+    ? `${CLIENT_LIMITS[c.limits.client].name} (known from its ${c.limits.from === 'connector' ? 'connector' : 'clientInfo'}; takes ${c.limits.maxTools} tools, names up to ${c.limits.maxNameChars} characters)`
+    : c.connector !== undefined
+      ? `connected with "${c.connector}" (no known limits)`
+      : 'no known limits';
+  if (!c.surface) return who;
+  const gets = c.surface === 'code' ? 'code mode' : `${c.tools ?? 0} tool${c.tools === 1 ? '' : 's'}${c.subset ? ', a picked subset' : ''}`;
+  return `${who} gets ${gets}`;
 }

@@ -25,7 +25,7 @@ const MAX_INSPECT_BYTES = 1 << 20;
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
-  /** @type {{ profile?: string, home?: string }} */
+  /** @type {{ profile?: string, home?: string, client?: string }} */
   const out = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -33,9 +33,14 @@ function parseArgs(argv) {
     else if (a?.startsWith('--profile=')) out.profile = a.slice(10);
     else if (a === '--home') out.home = argv[++i];
     else if (a?.startsWith('--home=')) out.home = a.slice(7);
+    else if (a === '--client') out.client = argv[++i];
+    else if (a?.startsWith('--client=')) out.client = a.slice(9);
   }
   return out;
 }
+
+/** The connector's client id (`connect CLIENT` writes `--client CLIENT`), as src-shared/client-limits.ts CONNECTOR_ID_RE. */
+const CLIENT_ID_RE = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
 // Mirrors src-main/engine/home.ts (kept in sync by tests/shim/shim-paths.test.ts): the shim
 // cannot load TypeScript without paying tsx's start-up.
@@ -77,6 +82,8 @@ export async function runShim(argv) {
   const home = resolveHomeForShim(args.home);
   const sockPath = socketPathForShim(home);
   const profile = /** @type {string} */ (args.profile);
+  // Told to the engine so it knows the client's limits even when its clientInfo is vague; an id that is none is left out.
+  const client = args.client !== undefined && CLIENT_ID_RE.test(args.client) ? { client: args.client } : {};
 
   /** @type {net.Socket | null} */
   let sock = null;
@@ -191,7 +198,7 @@ export async function runShim(argv) {
   async function attach(resume) {
     const s = await connectLoop(resume);
     engineStarted = false;
-    const hello = resume && initParams !== undefined ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams } } : { kind: 'mcp', profile, v: 1 };
+    const hello = resume && initParams !== undefined ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams }, ...client } : { kind: 'mcp', profile, v: 1, ...client };
     s.write(JSON.stringify(hello) + '\n');
     s.setNoDelay(true);
     sock = s;

@@ -166,6 +166,7 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
           titles: toolTitles(source),
           description: tool.description,
           params: props && typeof props === 'object' ? Object.keys(props) : [],
+          operations: toolOperations(props),
         };
       }),
     ));
@@ -235,6 +236,24 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
 function toolTitles(tool: CatalogTool): string[] {
   const titles = [tool.title, tool.annotations?.title].filter((t): t is string => typeof t === 'string' && t !== '');
   return [...new Set(titles)];
+}
+
+/** Parameter names under which a tool that does several things takes which one. */
+const OPERATION_PARAMS = new Set(['method', 'action', 'operation', 'op']);
+/** Enough for every operation of a real tool; a hostile schema's thousands are not indexed. */
+const MAX_OPERATIONS = 32;
+
+/** The string values of a tool's operation parameter, e.g. `method: { enum: ["get", "get_diff"] }`. */
+function toolOperations(props: unknown): string[] {
+  if (!props || typeof props !== 'object') return [];
+  const found: string[] = [];
+  for (const [key, schema] of Object.entries(props as Record<string, unknown>)) {
+    if (!OPERATION_PARAMS.has(key) || !schema || typeof schema !== 'object') continue;
+    const values = (schema as { enum?: unknown }).enum;
+    if (!Array.isArray(values)) continue;
+    for (const v of values) if (typeof v === 'string' && v.length <= 64 && found.length < MAX_OPERATIONS) found.push(v);
+  }
+  return found;
 }
 
 /** Unknown names quoted in the error at most; the rest are counted. */

@@ -25,7 +25,12 @@ function plural(w: string): string {
   return w;
 }
 
+// Nouns in -ing that name a thing rather than the act of their verb: a code quality finding is
+// no search, settings are no update, a build is no building.
+const ING_NOUNS = new Set(['finding', 'setting', 'building', 'meeting', 'heading', 'wedding', 'ceiling']);
+
 function inflection(w: string): string {
+  if (ING_NOUNS.has(w)) return w;
   for (const suffix of ['ing', 'ed']) {
     if (!w.endsWith(suffix)) continue;
     const base = w.slice(0, -suffix.length);

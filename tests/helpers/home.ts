@@ -130,13 +130,16 @@ export interface ShimClientOptions {
   /** Which shim; the Node one unless given. */
   shim?: ShimKind;
   name?: string;
+  /** More shim arguments, e.g. `['--client', 'cursor']` as a connector's entry has. */
+  shimArgs?: string[];
   capabilities?: ConstructorParameters<typeof Client>[1] extends infer O ? (O extends { capabilities?: infer C } ? C : never) : never;
 }
 
 /** A real MCP client talking to the real shim for `profile` in `home`. */
 export async function shimClient(home: string, profile: string, opts: ShimClientOptions = {}): Promise<Client> {
   const client = new Client({ name: opts.name ?? 'test-client', version: '1.0.0' }, { capabilities: opts.capabilities ?? {} });
-  const transport = new StdioClientTransport({ ...shimCommand(opts.shim ?? 'node', home, profile), stderr: 'pipe' });
+  const cmd = shimCommand(opts.shim ?? 'node', home, profile);
+  const transport = new StdioClientTransport({ command: cmd.command, args: [...cmd.args, ...(opts.shimArgs ?? [])], stderr: 'pipe' });
   await client.connect(transport);
   return client;
 }

@@ -71,6 +71,13 @@ describe('parseSocketHello', () => {
     expect(parseSocketHello({ kind: 'mcp', profile: 'p', v: 1, resume: { initialize: init } })).toEqual({ kind: 'mcp', profile: 'p', v: 1, resume: { initialize: init } });
   });
 
+  it('takes the client id a connector\'s entry gave the shim, and drops one that is no client id', () => {
+    expect(parseSocketHello({ kind: 'mcp', profile: 'p', v: 1, client: 'claude-desktop' })).toEqual({ kind: 'mcp', profile: 'p', v: 1, client: 'claude-desktop' });
+    for (const client of ['', 'Cursor', '../x', 'a'.repeat(41), 7, { id: 'cursor' }]) {
+      expect(parseSocketHello({ kind: 'mcp', profile: 'p', v: 1, client })).toEqual({ kind: 'mcp', profile: 'p', v: 1 });
+    }
+  });
+
   it('refuses anything else without throwing', () => {
     for (const v of [null, 3, 'mcp', [], {}, { kind: 'mcp', v: 1 }, { kind: 'mcp', profile: 7, v: 1 }, { kind: 'control', v: 2 }, { kind: 'other', v: 1 }]) {
       expect(parseSocketHello(v)).toBeUndefined();

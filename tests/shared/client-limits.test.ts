@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_LIMITS, limitedClientFor, surfaceWarnings } from '../../src-shared/client-limits.ts';
+import { CLIENT_LIMITS, clientSurfaceLine, limitedClientFor, surfaceWarnings } from '../../src-shared/client-limits.ts';
 
 describe('limitedClientFor', () => {
   it('recognises clients from their clientInfo names, Cursor before VS Code', () => {
@@ -35,5 +35,19 @@ describe('surfaceWarnings', () => {
     expect(w).toBe(
       `VS Code takes tool names of at most 64 characters with its prefix; 3 of profile "p" are longer ("${over}", "${over}2" and 1 more): set profiles.p.clients.vscode.surface to "code" or pick a subset in profiles.p.clients.vscode.tools.`,
     );
+  });
+});
+
+describe('clientSurfaceLine', () => {
+  const cursor = { client: 'cursor' as const, maxTools: 40, maxNameChars: 60 };
+  it('says which client it is, how that was known, and what it gets', () => {
+    expect(clientSurfaceLine({ limits: { ...cursor, from: 'connector' }, connector: 'cursor', surface: 'tools', tools: 12, subset: true })).toBe(
+      'Cursor (known from its connector; takes 40 tools, names up to 60 characters) gets 12 tools, a picked subset',
+    );
+    expect(clientSurfaceLine({ limits: { ...cursor, from: 'clientInfo' }, surface: 'code', tools: 3 })).toBe(
+      'Cursor (known from its clientInfo; takes 40 tools, names up to 60 characters) gets code mode',
+    );
+    expect(clientSurfaceLine({ connector: 'claude-desktop', surface: 'tools', tools: 1 })).toBe('connected with "claude-desktop" (no known limits) gets 1 tool');
+    expect(clientSurfaceLine({})).toBe('no known limits');
   });
 });

@@ -78,6 +78,7 @@ fn main() {
 struct Args {
     profile: Option<String>,
     home: Option<String>,
+    client: Option<String>,
 }
 
 fn parse_args(argv: &[String]) -> Args {
@@ -95,6 +96,11 @@ fn parse_args(argv: &[String]) -> Args {
             out.home = argv.get(i).cloned();
         } else if let Some(v) = a.strip_prefix("--home=") {
             out.home = Some(v.to_string());
+        } else if a == "--client" {
+            i += 1;
+            out.client = argv.get(i).cloned();
+        } else if let Some(v) = a.strip_prefix("--client=") {
+            out.client = Some(v.to_string());
         }
         i += 1;
     }
@@ -229,6 +235,8 @@ struct Shim {
     home: String,
     socket: String,
     profile: String,
+    /// The connector's client id (`--client`), when it is one: told to the engine in the hello.
+    client: Option<String>,
     // Lock order: writer, then track.
     writer: Mutex<Writer>,
     track: Mutex<Track>,
@@ -450,9 +458,13 @@ impl Shim {
     fn hello(&self, resume: bool) -> Vec<u8> {
         let t = lock(&self.track);
         let profile = json::quote(&self.profile);
+        let client = match &self.client {
+            Some(c) => format!(",\"client\":{}", json::quote(c)),
+            None => String::new(),
+        };
         let s = match (&t.init_params, resume) {
-            (Some(p), true) => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1,\"resume\":{{\"initialize\":{p}}}}}\n"),
-            _ => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1}}\n"),
+            (Some(p), true) => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1{client},\"resume\":{{\"initialize\":{p}}}}}\n"),
+            _ => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1{client}}}\n"),
         };
         s.into_bytes()
     }
@@ -601,15 +613,26 @@ impl Shim {
     }
 }
 
+/// A connector's client id, as src-shared/client-limits.ts CONNECTOR_ID_RE: `[a-z0-9][a-z0-9-]{0,39}`.
+fn is_client_id(c: &str) -> bool {
+    let b = c.as_bytes();
+    !b.is_empty()
+        && b.len() <= 40
+        && (b[0].is_ascii_lowercase() || b[0].is_ascii_digit())
+        && b.iter().all(|&x| x.is_ascii_lowercase() || x.is_ascii_digit() || x == b'-')
+}
+
 fn run_shim(argv: &[String]) {
     let a = parse_args(argv);
     let profile = a.profile.filter(|p| !p.is_empty()).unwrap_or_else(|| fail("missing --profile NAME (the Switchboard profile this client uses)"));
     let home = paths::resolve_home(a.home.as_deref());
     let socket = paths::socket_path(&home);
+    let client = a.client.filter(|c| is_client_id(c));
     let shim = Arc::new(Shim {
         home,
         socket,
         profile,
+        client,
         writer: Mutex::new(Writer { conn: None, queue: Vec::new(), stdin_ended: false }),
         track: Mutex::new(Track { inflight: HashSet::new(), init_params: None }),
         engine_started: AtomicBool::new(false),

@@ -8,6 +8,7 @@ import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
+import { clientSurfaceLine } from '../../../src-shared/client-limits.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('status', args, { json: { type: 'boolean' } });
@@ -50,6 +51,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout(`  ${t(name).padEnd(20)} ${t(p.surface).padEnd(6)} ${p.servers.map((n) => t(n)).join(', ')}${p.url ? `  ${t(p.url)}` : ''}\n`);
     for (const w of p.warnings ?? []) ctx.stdout(`  ${''.padEnd(20)} warning: ${t(w)}\n`);
   }
+  if (report.clients.length) ctx.stdout('Clients:\n');
+  for (const c of report.clients) ctx.stdout(`  ${t(c.name).padEnd(20)} ${t(c.profile).padEnd(12)} ${t(clientSurfaceLine(c))}\n`);
   return 0;
 }
 

@@ -109,6 +109,7 @@ export class ControlHandler {
         const u = e.supervisor.get(name);
         if (!u) throw new SwitchboardError('unknown-server', `There is no server "${name}".`);
         const view = p.profile ? e.gateway.view(p.profile) : undefined;
+        const own = view && p.client !== undefined ? view.forClient(p.client) : undefined;
         const tools = u.state === 'ready' ? u.tools() : [];
         const names = exposedToolNames(tools.map((t) => ({ server: name, tool: t.name })), { namespace: true });
         return {
@@ -117,6 +118,7 @@ export class ControlHandler {
             exposedName: names.get(name + '\u0000' + t.name) ?? `${name}__${t.name}`,
             description: t.description,
             allowed: !e.pins.withheld(name, t.name) && (view ? view.allows(name, t.name) : true),
+            ...(own ? { forClient: !e.pins.withheld(name, t.name) && own.allows(name, t.name) } : {}),
             ...(e.pins.withheld(name, t.name) ? { changed: true } : {}),
           })),
         };

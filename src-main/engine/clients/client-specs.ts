@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ShimEntry } from './shim-entry.ts';
+import { withClient, type ShimEntry } from './shim-entry.ts';
 
 export interface ClientEnv {
   env: NodeJS.ProcessEnv;
@@ -123,7 +123,7 @@ function vscodeExtension(id: string, displayName: string, extensionId: string, f
 }
 
 // Where each entry below was checked. Paths are the user-level (global) file of each client.
-export const CLIENT_SPECS: readonly ClientSpec[] = [
+const SPECS: readonly ClientSpec[] = [
   {
     id: 'claude-desktop',
     displayName: 'Claude Desktop',
@@ -351,5 +351,8 @@ function codexHome(e: ClientEnv): string {
 function zedDir(e: ClientEnv): string {
   return e.platform === 'win32' ? p(e).join(appData(e), 'Zed') : p(e).join(xdgConfig(e), 'zed');
 }
+
+/** Every entry tells its shim which client it serves (`--client ID`, see withClient). */
+export const CLIENT_SPECS: readonly ClientSpec[] = SPECS.map((s) => ({ ...s, entryFor: (shim: ShimEntry) => s.entryFor(withClient(shim, s.id)) }));
 
 export const CLIENT_IDS: readonly string[] = CLIENT_SPECS.map((s) => s.id);

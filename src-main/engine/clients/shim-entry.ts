@@ -9,6 +9,15 @@ export interface ShimEntry {
   args: string[];
 }
 
+/**
+ * The entry as a connector writes it for its client: the shim is told which client it serves
+ * (`--client ID`), so the engine knows that client's limits even when its clientInfo is vague.
+ * Shims that predate the flag ignore it.
+ */
+export function withClient(entry: ShimEntry, client: string): ShimEntry {
+  return { command: entry.command, args: [...entry.args, '--client', client] };
+}
+
 /** bin/switchboard.mjs of this checkout, resolved from this file's location. */
 export const CHECKOUT_BIN = APP_BIN;
 

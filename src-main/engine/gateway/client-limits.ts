@@ -1,27 +1,40 @@
 // The limits of connected clients applied to what their profile serves them (SPEC §9): each
-// session of a client with known limits (src-shared/client-limits.ts) is checked against the
+// session of a client with known limits (src-shared/client-limits.ts) — known from its
+// clientInfo, or from the connector that wrote its entry (`--client`) — is checked against the
 // tools it gets now, for status and the app.
 import { CLIENT_LIMITS, surfaceWarnings, type LimitedClientId } from '../../../src-shared/client-limits.ts';
+import { ownEntry } from '../../../src-shared/config/schema.ts';
 import type { StatusClient } from '../../../src-shared/api.ts';
 import type { SessionBase } from './session-base.ts';
 import type { ProfileView } from './profile-view.ts';
 
 export interface SessionLimits {
   client?: LimitedClientId;
+  /** How `client` was known. */
+  from?: 'clientInfo' | 'connector';
+  connector?: string;
+  /** What the session gets: surface, tool count, whether its `clients` entry picks a subset. */
+  surface?: 'tools' | 'code';
+  tools?: number;
+  subset?: boolean;
   warnings: string[];
 }
 
 export function sessionLimits(session: SessionBase): SessionLimits {
   const client = session.limitedClient;
   const view = session.view;
-  if (!client || !view) return { warnings: [] };
-  return viewLimits(view, client);
+  const connector = session.connector !== undefined ? { connector: session.connector } : {};
+  if (!view) return { ...connector, warnings: [] };
+  if (!client) return { ...connector, surface: view.surface, tools: view.listTools().length, warnings: [] };
+  return { ...connector, from: session.limitsFrom, ...viewLimits(view, client) };
 }
 
 /** What the client gets from the profile (its `clients` entry applied), checked against its limits. */
 export function viewLimits(view: ProfileView, client: LimitedClientId): SessionLimits & { tools: number } {
-  const names = view.forClient(client).listTools().map((t) => t.name);
-  return { client, tools: names.length, warnings: surfaceWarnings(CLIENT_LIMITS[client], view.name, names) };
+  const own = view.forClient(client);
+  const names = own.listTools().map((t) => t.name);
+  const subset = own !== view && ownEntry(view.config.clients, client)?.tools !== undefined;
+  return { client, surface: own.surface, tools: names.length, ...(subset ? { subset } : {}), warnings: surfaceWarnings(CLIENT_LIMITS[client], view.name, names) };
 }
 
 /** Every session's limits, and per profile its clients' warnings, each sentence once. */
@@ -38,9 +51,20 @@ export function clientLimitsReport(sessions: Iterable<SessionBase>): { bySession
   return { bySession, byProfile };
 }
 
-/** The fields a status entry of a client gets: its limits when known, its warnings when any. */
-export function clientLimitFields(limits: SessionLimits | undefined): Pick<StatusClient, 'limits' | 'warnings'> {
-  if (!limits?.client) return {};
+/** The fields a status entry of a client gets: connector, what it gets, its limits when known, its warnings when any. */
+export function clientLimitFields(limits: SessionLimits | undefined): Pick<StatusClient, 'connector' | 'surface' | 'tools' | 'subset' | 'limits' | 'warnings'> {
+  if (!limits) return {};
+  const gets = {
+    ...(limits.connector !== undefined ? { connector: limits.connector } : {}),
+    ...(limits.surface ? { surface: limits.surface } : {}),
+    ...(limits.tools !== undefined ? { tools: limits.tools } : {}),
+    ...(limits.subset ? { subset: true } : {}),
+  };
+  if (!limits.client) return gets;
   const { id, maxTools, maxNameChars } = CLIENT_LIMITS[limits.client];
-  return { limits: { client: id, maxTools, maxNameChars }, ...(limits.warnings.length > 0 ? { warnings: limits.warnings } : {}) };
+  return {
+    ...gets,
+    limits: { client: id, maxTools, maxNameChars, from: limits.from ?? 'clientInfo' },
+    ...(limits.warnings.length > 0 ? { warnings: limits.warnings } : {}),
+  };
 }

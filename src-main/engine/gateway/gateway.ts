@@ -192,7 +192,7 @@ export class Gateway implements GatewayPort {
    * stdio entry decides: `initialize` → a 2025 session, a request carrying the 2026-07-28 `_meta`
    * envelope or `server/discover` → a modern one); a resumed 2025 client replays its initialize.
    */
-  async connect(profile: string, transport: Transport, info: { kind: 'socket' | 'http'; resumeInitialize?: unknown }): Promise<SessionBase | undefined> {
+  async connect(profile: string, transport: Transport, info: { kind: 'socket' | 'http'; resumeInitialize?: unknown; connector?: string }): Promise<SessionBase | undefined> {
     const view = this.#views.get(profile);
     if (!view) {
       await refuseUnknownProfile(transport, this.unknownProfileMessage(profile));
@@ -204,7 +204,7 @@ export class Gateway implements GatewayPort {
         // hot path stays as it was). Anything else goes to the SDK's stdio entry, which serves
         // 2026-07-28 (and 2025 clients that open otherwise) and answers bad openings.
         if (isLegacyOpening(first)) {
-          void (this.#open(profile, 'legacy', info.kind) as ClientSession).connect(replay);
+          void (this.#open(profile, 'legacy', info.kind, info.connector) as ClientSession).connect(replay);
           return;
         }
         // Listen streams naming resources need the owning upstreams subscribed.
@@ -212,7 +212,7 @@ export class Gateway implements GatewayPort {
         tapInbound(replay, (m) => void listens.inbound(m), () => listens.closeAll());
         serveStdio(
           (ctx) => {
-            const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind);
+            const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind, info.connector);
             if (session instanceof ModernSession) return session.server;
             // The entry only connects and closes a 2025-era instance: the v1 session does both.
             const legacy = session as ClientSession;
@@ -223,7 +223,7 @@ export class Gateway implements GatewayPort {
       });
       return undefined;
     }
-    const session = this.#open(profile, 'legacy', info.kind) as ClientSession;
+    const session = this.#open(profile, 'legacy', info.kind, info.connector) as ClientSession;
     await session.connect(transport, info.resumeInitialize);
     return session;
   }
@@ -252,9 +252,9 @@ export class Gateway implements GatewayPort {
     return Object.keys(out).length > 0 ? out : undefined;
   }
 
-  #open(profile: string, era: 'legacy' | 'modern', kind: 'socket' | 'http'): SessionBase {
+  #open(profile: string, era: 'legacy' | 'modern', kind: 'socket' | 'http', connector?: string): SessionBase {
     const view = this.#views.get(profile)!;
-    const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind, extensions: this.#extensions(view) };
+    const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind, connector, extensions: this.#extensions(view) };
     const session = era === 'modern' ? new ModernSession(init) : new ClientSession(init);
     this.sessions.add(session);
     const gone = () => {

@@ -6,7 +6,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { InputBridge } from './input-bridge.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';
-import { limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
+import { isLimitedClient, limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
 
 /** Who made a call: handed to the upstream with the call and back with its server requests. */
 export interface CallOrigin {
@@ -49,6 +49,8 @@ export interface SessionInit {
   view: ProfileView;
   gateway: GatewayPort;
   transportKind: 'socket' | 'http';
+  /** The connector id the shim was started with (`--client`), when its entry names one. */
+  connector?: string;
   /** Extensions of the profile's servers, announced as the gateway's own. */
   extensions?: Record<string, object>;
 }
@@ -77,6 +79,8 @@ export abstract class SessionBase {
   readonly id: string;
   readonly profile: string;
   readonly transportKind: 'socket' | 'http';
+  /** The connector id of the client's entry (SessionInit.connector). */
+  readonly connector: string | undefined;
   readonly since = new Date().toISOString();
   view: ProfileView | undefined;
   lastActive = Date.now();
@@ -92,6 +96,7 @@ export abstract class SessionBase {
     this.profile = init.profile;
     this.view = init.view;
     this.transportKind = init.transportKind;
+    this.connector = init.connector;
     this.gateway = init.gateway;
   }
 
@@ -112,8 +117,23 @@ export abstract class SessionBase {
   abstract close(): Promise<void>;
 
   /** Which client with known limits this is (from its clientInfo), if any. */
+  /**
+   * The client with known limits this is: named by its clientInfo, else by the connector that
+   * wrote its entry (a client whose clientInfo is vague, or not sent yet, is still known).
+   */
   get limitedClient(): LimitedClientId | undefined {
-    return limitedClientFor(this.clientName);
+    return limitedClientFor(this.clientName) ?? this.#connectorLimited;
+  }
+
+  /** How limitedClient was known, when it is. */
+  get limitsFrom(): 'clientInfo' | 'connector' | undefined {
+    if (limitedClientFor(this.clientName)) return 'clientInfo';
+    return this.#connectorLimited ? 'connector' : undefined;
+  }
+
+  get #connectorLimited(): LimitedClientId | undefined {
+    const c = this.connector;
+    return c !== undefined && isLimitedClient(c) ? c : undefined;
   }
 
   /** The profile as this client gets it: with the profile's `clients` entry for it applied. */

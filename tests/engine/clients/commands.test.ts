@@ -72,9 +72,9 @@ describe('connect / disconnect / undo commands', () => {
     const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers['switchboard-demo'];
     // The Node shim, or this checkout's native one when npm run build:native-shim built it.
     const native = checkoutNativeShim();
-    if (native) expect(entry).toEqual({ command: native, args: ['shim', '--profile', 'demo', '--home', u.sbHome] });
+    if (native) expect(entry).toEqual({ command: native, args: ['shim', '--profile', 'demo', '--home', u.sbHome, '--client', 'cursor'] });
     else {
-      expect(entry).toEqual({ command: process.execPath, args: [expect.stringMatching(/bin[\\/]switchboard\.mjs$/), 'shim', '--profile', 'demo', '--home', u.sbHome] });
+      expect(entry).toEqual({ command: process.execPath, args: [expect.stringMatching(/bin[\\/]switchboard\.mjs$/), 'shim', '--profile', 'demo', '--home', u.sbHome, '--client', 'cursor'] });
       expect(path.isAbsolute(entry.args[0])).toBe(true);
     }
     expect(await disconnect(['cursor', '--profile', 'demo'], ctx)).toBe(0);

@@ -69,8 +69,8 @@ describe('connect and disconnect', () => {
   });
 
   it('writes a working entry whose paths contain spaces, with VS Code type and Claude Code env', () => {
-    expect(u.connector('vscode').spec.entryFor(SHIM)).toEqual({ type: 'stdio', ...SHIM });
-    expect(u.connector('cursor').spec.entryFor(SHIM)).toEqual(SHIM);
+    expect(u.connector('vscode').spec.entryFor(SHIM)).toEqual({ type: 'stdio', command: SHIM.command, args: [...SHIM.args, '--client', 'vscode'] });
+    expect(u.connector('cursor').spec.entryFor(SHIM)).toEqual({ command: SHIM.command, args: [...SHIM.args, '--client', 'cursor'] });
   });
 
   it('does not write when the entry is already what it should be', async () => {
@@ -90,7 +90,7 @@ describe('connect and disconnect', () => {
     expect(await c.status('demo', moved)).toMatchObject({ connected: true, matches: false });
     const out = await c.connect('demo', moved);
     expect(out.backup && existsSync(out.backup)).toBe(true);
-    expect((await c.readServers())['switchboard-demo']).toEqual(moved);
+    expect((await c.readServers())['switchboard-demo']).toEqual({ ...moved, args: [...moved.args, '--client', 'cursor'] });
     expect(readdirSync(path.join(u.sbHome, 'backups', 'cursor'))).toHaveLength(2);
     expect(readFileSync(file, 'utf8')).toContain('"globalShortcut": "Ctrl+Space"');
   });
@@ -98,7 +98,7 @@ describe('connect and disconnect', () => {
   it('creates the file when the client has none yet', async () => {
     const c = u.connector('cursor');
     await c.connect('demo', SHIM);
-    expect(JSON.parse(readFileSync(c.configPath(), 'utf8'))).toEqual({ mcpServers: { 'switchboard-demo': SHIM } });
+    expect(JSON.parse(readFileSync(c.configPath(), 'utf8'))).toEqual({ mcpServers: { 'switchboard-demo': { command: SHIM.command, args: [...SHIM.args, '--client', 'cursor'] } } });
   });
 });
 

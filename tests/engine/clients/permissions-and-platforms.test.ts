@@ -85,7 +85,7 @@ describe('Claude Code', () => {
     const out = await c.connect('demo', SHIM);
     expect(out.via).toBe('claude-cli');
     const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(calls).toEqual([['mcp', 'add-json', '--scope', 'user', 'switchboard-demo', JSON.stringify({ type: 'stdio', ...SHIM, env: {} })]]);
+    expect(calls).toEqual([['mcp', 'add-json', '--scope', 'user', 'switchboard-demo', JSON.stringify({ type: 'stdio', command: SHIM.command, args: [...SHIM.args, '--client', 'claude-code'], env: {} })]]);
     expect(await c.status('demo', SHIM)).toMatchObject({ connected: true, matches: true });
     await c.undo();
     expect(readFileSync(file, 'utf8')).toBe(original);
@@ -95,6 +95,6 @@ describe('Claude Code', () => {
     const file = path.join(u.userHome, '.claude.json');
     writeFileSync(file, '{"numStartups":3,"projects":{}}');
     await getConnector('claude-code', { home: u.sbHome, env: u.env, platform: 'linux' }).connect('demo', SHIM);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ numStartups: 3, projects: {}, mcpServers: { 'switchboard-demo': { type: 'stdio', ...SHIM, env: {} } } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ numStartups: 3, projects: {}, mcpServers: { 'switchboard-demo': { type: 'stdio', command: SHIM.command, args: [...SHIM.args, '--client', 'claude-code'], env: {} } } });
   });
 });

@@ -13,6 +13,7 @@ describe('search on plain-word queries', () => {
     const servers = new Set(all.flatMap((q) => q.want.map((w) => w.split('/')[0])));
     expect(servers.size).toBeGreaterThanOrEqual(4);
     expect(evalSet.heldOut.length).toBeGreaterThanOrEqual(30);
+    expect(evalSet.heldOutBatches.reduce((n, b) => n + b.count, 0)).toBe(evalSet.heldOut.length);
     // evaluate throws on a wanted tool that is in no catalog.
     expect(() => evaluate(catalog, all)).not.toThrow();
   });

@@ -133,7 +133,51 @@ describe('search in other words than the tools\' (concepts, stems, titles)', () 
   });
 });
 
+describe('search reads English the concept map alone would not', () => {
+  const s = createToolSearch([
+    { name: 'x.create_ticket', description: 'Creates a ticket' },
+    { name: 'x.list_tickets', description: 'Lists tickets, filtered by state' },
+    { name: 'x.open_drawer', description: 'Opens the drawer' },
+  ]);
+  const names = (query: string) => s.search(query, 3).map((h) => h.name);
+
+  it('reads "open" before a determiner as a verb and before a plural or after a determiner as a filter', () => {
+    expect(names('open a ticket').slice(0, 2).sort()).toEqual(['x.create_ticket', 'x.open_drawer']);
+    expect(names('open tickets')[0]).toBe('x.list_tickets');
+    expect(names('show the open ticket')[0]).toBe('x.list_tickets');
+    // The adjective is no word of the query: it does not pull open_drawer up.
+    expect(names('open tickets')).not.toContain('x.open_drawer');
+  });
+
+  it('reads things named in the plural, with nothing to do with them, as a list', () => {
+    expect(names('my tickets')[0]).toBe('x.list_tickets');
+    expect(names('my ticket')[0]).not.toBe('x.list_tickets');
+  });
+
+  it('indexes the operations of a tool that does several things, from its operation parameter', () => {
+    const catalog = buildCodeCatalog([
+      {
+        server: 'gh',
+        tools: [
+          { name: 'pr_read', description: 'Reads a pull request', inputSchema: { type: 'object', properties: { method: { type: 'string', enum: ['get', 'get_diff', 'get_check_runs'] } } } },
+          { name: 'pr_get', description: 'Gets a pull request', inputSchema: { type: 'object', properties: { mode: { type: 'string', enum: ['diff'] } } } },
+          // A schema may send anything: values that are no strings are left out.
+          { name: 'odd', description: 'Odd', inputSchema: { type: 'object', properties: { method: { enum: [1, null, {}] } } } },
+        ],
+      },
+    ]);
+    // Only an operation parameter counts: another enum's values are no operations.
+    expect(catalog.search('diff of a pull request', 3).map((h) => h.name)[0]).toBe('gh.pr_read');
+    expect(catalog.search('check runs', 3).map((h) => h.name)).toEqual(['gh.pr_read']);
+  });
+});
+
 describe('searchTerms', () => {
+  it('keeps a plural acronym one word', () => {
+    expect(searchTerms('show the open PRs')).toEqual(['show', 'the', 'open', 'PRS']);
+    expect(searchTerms('getPRs and URLs')).toEqual(['get', 'PRS', 'and', 'URLS']);
+  });
+
   it('splits names on _ . - and camelCase', () => {
     expect(searchTerms('github.listPullRequests')).toEqual(['github', 'list', 'Pull', 'Requests']);
     expect(searchTerms('get-HTTPResponse_code')).toEqual(['get', 'HTTP', 'Response', 'code']);

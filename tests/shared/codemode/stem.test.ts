@@ -31,6 +31,9 @@ describe('stem', () => {
     expect(stem('need')).toBe('need');
     expect(stem('user')).toBe('user');
     expect(stem('access')).toBe('access');
+    // Nouns in -ing that are things, not their verb: a code quality finding is no search.
+    expect(stem('finding')).not.toBe(stem('find'));
+    expect(stem('settings')).not.toBe(stem('set'));
   });
 
   it('keeps short words and words with digits as they are', () => {
