@@ -4,6 +4,7 @@
 import type { CallToolResult, Progress, RequestId, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { InputBridge } from './input-bridge.ts';
+import type { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';
 import { limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
@@ -35,6 +36,15 @@ export interface GatewayPort {
   view(profile: string): ProfileView | undefined;
   settle(view: ProfileView, signal?: AbortSignal): Promise<string[]>;
   callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
+  /** The tools/call fast path through the same pipeline (gateway.ts); undefined: take callTool. */
+  callToolDirect?(
+    view: ProfileView,
+    server: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    ctx: CallContext & { progress?: (p: Progress) => void },
+    answer: (outcome: { result: CallToolResult } | { error: SwitchboardError }) => void,
+  ): { cancel(): void } | undefined;
   execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult>;
   request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
   /** The client changed its roots (servers that follow them ask again). */
