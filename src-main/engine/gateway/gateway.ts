@@ -14,7 +14,7 @@ import type { DirectCalls } from '../upstream/direct-calls.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
 import { RootsRouter } from './roots.ts';
-import { SessionBase, type CallContext, type CallOrigin, type GatewayPort } from './session-base.ts';
+import { SessionBase, type CallContext, type CallOrigin, type DirectAnswer, type DirectCallContext, type DirectCallHandle, type GatewayPort } from './session-base.ts';
 import { ModernSession } from './modern-session.ts';
 import { ListenBridge } from './listen-bridge.ts';
 import { ReplayTransport } from './replay-transport.ts';
@@ -326,14 +326,7 @@ export class Gateway implements GatewayPort {
    * having checked and recorded nothing, when the server offers no direct lane (not a ready
    * 2025-era stdio server): the caller takes the SDK path then.
    */
-  callToolDirect(
-    view: ProfileView,
-    server: string,
-    tool: string,
-    args: Record<string, unknown> | undefined,
-    ctx: CallContext & { progress?: (p: Progress) => void },
-    answer: (outcome: { result: CallToolResult } | { error: SwitchboardError }) => void,
-  ): { cancel(): void } | undefined {
+  callToolDirect(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined {
     const lane = this.fastPath ? this.#deps.upstream.direct?.(server) : undefined;
     if (!lane) return undefined;
     this.stats.directCalls++;
