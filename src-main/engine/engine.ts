@@ -186,11 +186,12 @@ export class Engine {
       callTool: (s, params, opts) => {
         const u = this.supervisor.get(s);
         if (!u) throw new SwitchboardError('unknown-server', `There is no server "${s}".`);
-        if (this.pins.withheld(s, params.name)) {
-          throw new SwitchboardError('denied', `The tool "${params.name}" of "${s}" changed since it was approved; approve it in the app or with \`switchboard approve ${s}\`.`);
-        }
         return u.callTool(params, opts);
       },
+      // The pin check of the one call pipeline (gateway.ts), for every surface and path.
+      withheld: (s, tool) =>
+        this.pins.withheld(s, tool) ? `The tool "${tool}" of "${s}" changed since it was approved; approve it in the app or with \`switchboard approve ${s}\`.` : undefined,
+      direct: (s) => this.supervisor.get(s)?.direct(),
       request: (s, method, params, opts) => {
         const u = this.supervisor.get(s);
         if (!u) throw new SwitchboardError('unknown-server', `There is no server "${s}".`);

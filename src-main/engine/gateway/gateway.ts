@@ -10,10 +10,11 @@ import type { ApprovalRecord, AuditEntry, CallOutcome } from '../../../src-share
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
 import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
 import { answerWithoutClient } from '../upstream/answer-without-client.ts';
+import type { DirectCalls } from '../upstream/direct-calls.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
 import { RootsRouter } from './roots.ts';
-import { SessionBase, type CallContext, type CallOrigin, type GatewayPort } from './session-base.ts';
+import { SessionBase, type CallContext, type CallOrigin, type DirectAnswer, type DirectCallContext, type DirectCallHandle, type GatewayPort } from './session-base.ts';
 import { ModernSession } from './modern-session.ts';
 import { ListenBridge } from './listen-bridge.ts';
 import { ReplayTransport } from './replay-transport.ts';
@@ -30,6 +31,10 @@ export interface UpstreamAccess extends CatalogSource {
   request(server: string, method: string, params: unknown, opts: { signal?: AbortSignal }): Promise<unknown>;
   /** A sentence saying why a server cannot take calls, or undefined when it is ready. */
   unavailable(server: string): string | undefined;
+  /** Why a tool may not be called although the profile allows it (its pin: a changed definition), or undefined. */
+  withheld?(server: string, tool: string): string | undefined;
+  /** The tools/call fast path's lane to a server (direct-calls.ts), when it has one now. */
+  direct?(server: string): DirectCalls | undefined;
   /**
    * Waits (at most timeoutMs, or until signal) until none of `servers` is still starting;
    * resolves with those still starting then. Never rejects.
@@ -281,48 +286,17 @@ export class Gateway implements GatewayPort {
   }
 
   /**
-   * The one path of every tool call: the profile's filter, the upstream call with its timeout,
-   * and one audit entry. Throws SwitchboardError for denied/unavailable/timeout/cancelled.
+   * The one path of every tool call, direct or from code: the profile's filter, the pin check
+   * and the server's readiness (admit), the client's approval for code calls, the upstream call
+   * with its timeout, and one audit entry. Throws SwitchboardError for
+   * denied/unavailable/timeout/cancelled.
    */
   async callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
-    const started = Date.now();
+    this.stats.pipelineCalls++;
     // A code run's worker counted them: re-serializing a 20 MB argument only to measure it took the engine's thread.
     const argBytes = ctx.argBytes ?? (args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args)));
-    let approval: ApprovalRecord | undefined;
-    const audit = (outcome: CallOutcome, resultBytes: number, error?: string) =>
-      this.#deps.audit({
-        time: new Date(started).toISOString(),
-        client: ctx.client,
-        profile: view.name,
-        server,
-        tool,
-        outcome,
-        durationMs: Date.now() - started,
-        argBytes,
-        resultBytes,
-        ...(ctx.runId ? { runId: ctx.runId } : {}),
-        ...(error ? { error } : {}),
-        ...(approval ? { approval } : {}),
-      });
-    if (!view.includes(server) || !view.allows(server, tool)) {
-      const msg = `The tool "${tool}" of "${server}" is not available in profile "${view.name}".`;
-      audit('denied', 0, msg);
-      throw new SwitchboardError('denied', msg);
-    }
-    const why = this.#deps.upstream.unavailable(server);
-    if (why) {
-      audit('error', 0, why);
-      throw new SwitchboardError('server-unavailable', why);
-    }
-    if (ctx.approval) {
-      const decision = await ctx.approval();
-      approval = decision.record;
-      if (!decision.approved) {
-        const msg = decision.message ?? `denied: ${server}.${tool} was not approved`;
-        audit('denied', 0, msg);
-        throw new SwitchboardError('denied', msg);
-      }
-    }
+    const call = this.#admit(view, server, tool, ctx, () => argBytes);
+    if (ctx.approval) await call.approve(ctx.approval);
     ctx.session?.callStarted(server, ctx.requestId);
     try {
       // The upstream's SDK gives the call a progress token of its own when onProgress is set.
@@ -335,18 +309,85 @@ export class Gateway implements GatewayPort {
           context: ctx.session ? ({ session: ctx.session, requestId: ctx.requestId } satisfies CallOrigin) : undefined,
         },
       );
-      audit(result.isError ? 'error' : 'ok', approxBytes(result), result.isError ? firstText(result) : undefined);
+      call.finish(result);
       return result;
     } catch (err) {
-      const code = err instanceof SwitchboardError ? err.code : undefined;
-      const outcome: CallOutcome = code === 'timeout' ? 'timeout' : ctx.signal?.aborted || code === 'cancelled' ? 'cancelled' : 'error';
-      const message = err instanceof Error ? err.message : String(err);
-      audit(outcome, 0, message);
-      if (err instanceof SwitchboardError) throw err;
-      throw new SwitchboardError(outcome === 'cancelled' ? 'cancelled' : 'upstream-error', `${server}.${tool} failed: ${message}`);
+      throw call.fail(err, ctx.signal?.aborted === true);
     } finally {
       ctx.session?.callEnded(server, ctx.requestId);
     }
+  }
+
+  /**
+   * The tools/call fast path's way through the same pipeline (fast-calls.ts): the same checks
+   * and the same audit entry, the request written straight onto the server's connection
+   * (direct-calls.ts). `answer` gets the result, or the error the SDK path would turn into a
+   * tool error; the audit entry is made after it, once the reply is out. Returns undefined,
+   * having checked and recorded nothing, when the server offers no direct lane (not a ready
+   * 2025-era stdio server): the caller takes the SDK path then.
+   */
+  callToolDirect(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined {
+    const lane = this.fastPath ? this.#deps.upstream.direct?.(server) : undefined;
+    if (!lane) return undefined;
+    this.stats.directCalls++;
+    // Serialised once: for the wire, and measured for the audit (after the reply).
+    const argsJson = args === undefined ? undefined : JSON.stringify(args);
+    let call: PipelineCall;
+    try {
+      call = this.#admit(view, server, tool, ctx, () => (argsJson === undefined ? 0 : Buffer.byteLength(argsJson)));
+    } catch (err) {
+      answer({ error: err as SwitchboardError });
+      return { cancel: () => undefined };
+    }
+    ctx.session?.callStarted(server, ctx.requestId);
+    const ended = () => ctx.session?.callEnded(server, ctx.requestId);
+    const id = lane.call(
+      tool,
+      argsJson,
+      {
+        onResult: (result) => {
+          answer({ result: result as CallToolResult });
+          ended();
+          call.finish(result as CallToolResult);
+        },
+        onError: (err) => {
+          answer({ error: err });
+          ended();
+          call.fail(err, false);
+        },
+        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+      },
+      ctx.session ? ({ session: ctx.session, requestId: ctx.requestId } satisfies CallOrigin) : undefined,
+    );
+    return {
+      cancel: () => {
+        const what = `${server}.${tool}`;
+        lane.cancel(id, `${what} was cancelled by the client`);
+        ended();
+        call.fail(new SwitchboardError('cancelled', `${what} was cancelled`), true);
+      },
+    };
+  }
+
+  /** Counts of tool calls by path since start, for tests and the bench (not part of status). */
+  readonly stats = { pipelineCalls: 0, directCalls: 0 };
+  /** Whether plain tools/call messages may take the fast path (tests turn it off to compare with the SDK path). */
+  fastPath = true;
+
+  /**
+   * The pipeline's checks before any call leaves: the profile's filter, the tool's pin, the
+   * server's readiness. A refusal is audited and thrown.
+   */
+  #admit(view: ProfileView, server: string, tool: string, ctx: CallContext, argBytes: () => number): PipelineCall {
+    const call = new PipelineCall(this.#deps.audit, view.name, server, tool, ctx, argBytes);
+    if (!view.includes(server) || !view.allows(server, tool)) {
+      throw call.refuse('denied', `The tool "${tool}" of "${server}" is not available in profile "${view.name}".`);
+    }
+    const withheld = this.#deps.upstream.withheld?.(server, tool);
+    if (withheld) throw call.refuse('denied', withheld);
+    const why = this.#deps.upstream.unavailable(server);
+    if (why) throw call.refuse('server-unavailable', why);
+    return call;
   }
 
   request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
@@ -391,6 +432,71 @@ export class Gateway implements GatewayPort {
 
   async dispose(): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close()));
+  }
+}
+
+/** One tool call on its way through the pipeline: what its audit entry says when it ends. */
+class PipelineCall {
+  readonly #audit: (entry: AuditEntry) => void;
+  readonly #started = Date.now();
+  readonly #profile: string;
+  readonly #server: string;
+  readonly #tool: string;
+  readonly #ctx: CallContext;
+  readonly #argBytes: () => number;
+  #approval: ApprovalRecord | undefined;
+
+  constructor(audit: (entry: AuditEntry) => void, profile: string, server: string, tool: string, ctx: CallContext, argBytes: () => number) {
+    this.#audit = audit;
+    this.#argBytes = argBytes;
+    this.#profile = profile;
+    this.#server = server;
+    this.#tool = tool;
+    this.#ctx = ctx;
+  }
+
+  /** Asks the client's approval (code calls that need it); a refusal is audited and thrown. */
+  async approve(ask: NonNullable<CallContext['approval']>): Promise<void> {
+    const decision = await ask();
+    this.#approval = decision.record;
+    if (!decision.approved) throw this.refuse('denied', decision.message ?? `denied: ${this.#server}.${this.#tool} was not approved`);
+  }
+
+  refuse(code: 'denied' | 'server-unavailable', message: string): SwitchboardError {
+    this.#record(code === 'denied' ? 'denied' : 'error', 0, message);
+    return new SwitchboardError(code, message);
+  }
+
+  finish(result: CallToolResult): void {
+    this.#record(result.isError ? 'error' : 'ok', approxBytes(result), result.isError ? firstText(result) : undefined);
+  }
+
+  /** Audits a failed call and returns the error to throw. `aborted`: the caller gave up. */
+  fail(err: unknown, aborted: boolean): SwitchboardError {
+    const code = err instanceof SwitchboardError ? err.code : undefined;
+    const outcome: CallOutcome = code === 'timeout' ? 'timeout' : aborted || code === 'cancelled' ? 'cancelled' : 'error';
+    const message = err instanceof Error ? err.message : String(err);
+    this.#record(outcome, 0, message);
+    if (err instanceof SwitchboardError) return err;
+    return new SwitchboardError(outcome === 'cancelled' ? 'cancelled' : 'upstream-error', `${this.#server}.${this.#tool} failed: ${message}`);
+  }
+
+  #record(outcome: CallOutcome, resultBytes: number, error?: string): void {
+    const ctx = this.#ctx;
+    this.#audit({
+      time: new Date(this.#started).toISOString(),
+      client: ctx.client,
+      profile: this.#profile,
+      server: this.#server,
+      tool: this.#tool,
+      outcome,
+      durationMs: Date.now() - this.#started,
+      argBytes: this.#argBytes(),
+      resultBytes,
+      ...(ctx.runId ? { runId: ctx.runId } : {}),
+      ...(error ? { error } : {}),
+      ...(this.#approval ? { approval: this.#approval } : {}),
+    });
   }
 }
 

@@ -96,6 +96,16 @@ export class LineTransport implements Transport {
     return this.#stream.write(serializeIdFirst(message));
   }
 
+  /**
+   * Writes one message already serialised as a line (id first, newline included) without
+   * waiting for the socket to drain: the tools/call fast path's one serialisation per message.
+   */
+  writeLine(line: string): boolean {
+    if (this.#closed) return false;
+    this.#stream.write(line);
+    return true;
+  }
+
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error('connection closed');
     if (!this.#write(message)) {

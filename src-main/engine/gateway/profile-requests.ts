@@ -154,7 +154,7 @@ async function relay(gateway: Gateway, server: string, method: string, params: u
  * A tool error as the client gets it: the sentence for the model, and the error as data in
  * `_meta` (not structuredContent, which a client checks against the tool's outputSchema).
  */
-function errorResult(error: ErrorData): CallToolResult {
+export function errorResult(error: ErrorData): CallToolResult {
   return { content: [{ type: 'text', text: error.message }], isError: true, _meta: { [ERROR_META]: error } };
 }
 

@@ -57,6 +57,12 @@ export class ReplayTransport implements Transport {
     return this.#inner.send(message, options);
   }
 
+  /** The inner transport's line writer (line-transport.ts), when it has one. */
+  get writeLine(): ((line: string) => boolean) | undefined {
+    const inner = this.#inner as Transport & { writeLine?: (line: string) => boolean };
+    return inner.writeLine?.bind(inner);
+  }
+
   close(): Promise<void> {
     return this.#inner.close();
   }

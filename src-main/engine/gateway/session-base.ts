@@ -4,6 +4,7 @@
 import type { CallToolResult, Progress, RequestId, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { InputBridge } from './input-bridge.ts';
+import type { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';
 import { isLimitedClient, limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
@@ -28,6 +29,17 @@ export interface CallContext {
   argBytes?: number;
 }
 
+/** A fast-path call's context: progress (when the client asked for it) goes straight to the client. */
+export interface DirectCallContext extends CallContext {
+  progress?: (p: Progress) => void;
+}
+/** How a fast-path call ends for its client: the result, or the error the SDK path would make a tool error of. */
+export type DirectAnswer = (outcome: { result: CallToolResult } | { error: SwitchboardError }) => void;
+export interface DirectCallHandle {
+  /** The client cancelled: the server is told, the call audited as cancelled, nothing answered. */
+  cancel(): void;
+}
+
 /** What a session needs of the gateway (the Gateway is one; a small interface keeps the modules apart). */
 export interface GatewayPort {
   readonly version: string;
@@ -35,6 +47,8 @@ export interface GatewayPort {
   view(profile: string): ProfileView | undefined;
   settle(view: ProfileView, signal?: AbortSignal): Promise<string[]>;
   callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
+  /** The tools/call fast path through the same pipeline (gateway.ts); undefined: take callTool. */
+  callToolDirect?(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined;
   execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult>;
   request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
   /** The client changed its roots (servers that follow them ask again). */

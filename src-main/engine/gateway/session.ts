@@ -26,6 +26,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as requests from './profile-requests.ts';
+import { FastToolCalls } from './fast-calls.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type ListKind, type SessionInit } from './session-base.ts';
 
 export type { SessionInit } from './session-base.ts';
@@ -51,6 +52,11 @@ export class ClientSession extends SessionBase {
     super(init);
     this.server = new Server(profileServerInfo(init.profile, init.gateway.version), { capabilities: profileCapabilities('legacy', init.extensions) });
     this.#install();
+  }
+
+  /** The client has sent initialize (a fast call needs to know who it is). */
+  get initialized(): boolean {
+    return this.server.getClientVersion() !== undefined;
   }
 
   get clientName(): string {
@@ -90,9 +96,23 @@ export class ClientSession extends SessionBase {
 
   async connect(transport: Transport, resumeInitialize?: unknown): Promise<void> {
     transport.onclose = undefined;
+    let fast: FastToolCalls | undefined;
     const onclose = () => {
       this.#cancelNotifications();
+      fast?.closeAll();
       this.onclose?.();
+    };
+    // The shim's socket takes the tools/call fast path (fast-calls.ts): plain calls are taken off
+    // the transport before the SDK's Server (set up by connect below) sees them.
+    const writeLine = (transport as Transport & { writeLine?: (line: string) => boolean }).writeLine;
+    const intercept = () => {
+      if (!writeLine) return;
+      fast = new FastToolCalls(this, this.gateway, writeLine.bind(transport));
+      const sdk = transport.onmessage;
+      const f = fast;
+      transport.onmessage = (m, extra) => {
+        if (!f.take(m)) sdk?.(m, extra);
+      };
     };
     if (resumeInitialize !== undefined) {
       // The client already initialised with an engine that has since restarted: replay its
@@ -103,6 +123,7 @@ export class ClientSession extends SessionBase {
         return send(msg, opts);
       };
       await this.server.connect(transport);
+      intercept();
       // The client still holds the lists the engine before this one gave it.
       for (const kind of Object.keys(this.#holdsList) as ListKind[]) this.#holdsList[kind] = true;
       const prev = this.server.onclose;
@@ -116,6 +137,7 @@ export class ClientSession extends SessionBase {
     }
     this.server.onclose = onclose;
     await this.server.connect(transport);
+    intercept();
   }
 
   /**

@@ -4,31 +4,30 @@ import { randomBytes } from 'node:crypto';
 // Crockford base32: no I, L, O, U, so an id read aloud or retyped from a terminal survives.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const TIME_CHARS = 10; // 50 bits of milliseconds: good until the year 37000.
-const RANDOM_CHARS = 6; // 30 bits: ids made in the same millisecond by two processes rarely collide.
+const COUNTER_CHARS = 6; // 30 bits
+const COUNTER_SPAN = 2 ** (COUNTER_CHARS * 5);
 
 let lastTime = -1;
-let lastRandom = 0;
+/**
+ * Counts up across all ids this process makes, from a random start drawn once: ids made in the
+ * same millisecond by two processes rarely collide, and no id costs a call to the system's
+ * random source (one per millisecond did, on every busy call path).
+ */
+let counter = -1;
 
 /**
  * A 16-character id whose string order is its creation order (ULID-like, but shorter, since
- * people type it in `switchboard runs show ID`). Within one millisecond the random part counts up,
- * so ids made by one process stay strictly increasing.
+ * people type it in `switchboard runs show ID`): 10 characters of milliseconds, then 6 of the
+ * process's counter. The counter never resets, so ids made by one process stay strictly
+ * increasing; when it wraps within one millisecond the time part moves on by one.
  */
 export function newRecordId(now: number = Date.now()): string {
+  if (counter < 0) counter = randomBytes(4).readUInt32BE(0) % COUNTER_SPAN;
   let time = Math.max(now, lastTime);
-  let random: number;
-  if (time === lastTime) {
-    random = lastRandom + 1;
-    if (random >= 2 ** (RANDOM_CHARS * 5)) {
-      time += 1;
-      random = randomBytes(4).readUInt32BE(0) >>> 3;
-    }
-  } else {
-    random = randomBytes(4).readUInt32BE(0) >>> 3; // keep headroom for counting up
-  }
+  counter = (counter + 1) % COUNTER_SPAN;
+  if (counter === 0 && time === lastTime) time += 1;
   lastTime = time;
-  lastRandom = random;
-  return encode(time, TIME_CHARS) + encode(random, RANDOM_CHARS);
+  return encode(time, TIME_CHARS) + encode(counter, COUNTER_CHARS);
 }
 
 function encode(n: number, chars: number): string {

@@ -15,6 +15,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { ServerLog } from './server-log.ts';
 import { RedactingServerLog } from '../trust/redacting-server-log.ts';
 import { SDK_STDIO_MESSAGE_BYTES, type ChildStdioTransport } from './stdio-transport.ts';
+import { DirectCalls } from './direct-calls.ts';
 import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
 import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -95,6 +96,8 @@ export class Upstream {
   #stdio: ChildStdioTransport | undefined;
   #capabilities: ServerCapabilities | undefined;
   #subscriptions: ModernSubscriptions | undefined;
+  /** The tools/call fast path's lane on a ready 2025-era stdio connection (direct-calls.ts). */
+  #direct: DirectCalls | undefined;
   #protocol: string | null = null;
   readonly #era = new EraVerdict();
   #generation = 0;
@@ -249,6 +252,15 @@ export class Upstream {
     return result as CallToolResult;
   }
 
+  /**
+   * The fast path's way to this server's tools/call: the connection itself, when it is a ready
+   * 2025-era stdio connection needing no sign-in; undefined otherwise (then use callTool).
+   */
+  direct(): DirectCalls | undefined {
+    const d = this.#direct;
+    return d?.open && this.#state === 'ready' && !this.#auth?.needsSignIn ? d : undefined;
+  }
+
   /** Any other client→server request (resources/read, prompts/get, completion/complete, …), relayed as is. */
   async request(method: string, params: unknown, opts: CallOptions = {}): Promise<Record<string, unknown>> {
     return this.#send(method, params, opts, `${this.name} ${method}`);
@@ -328,12 +340,12 @@ export class Upstream {
     const signIn = this.#auth?.errorFor(err);
     if (signIn) return signIn;
     if (err instanceof ProtocolError && err.code === ProtocolErrorCode.UnsupportedProtocolVersion) this.#era.forget();
-    return callFailure(
-      err,
-      what,
-      () => new SwitchboardError('server-unavailable', this.#stopReason ?? `${this.name} stopped while the call was running; it is being restarted${this.#hugeRequestNote()}`),
-      () => this.#unavailable(),
-    );
+    return callFailure(err, what, () => this.#closedError(), () => this.#unavailable());
+  }
+
+  /** What a call gets when the connection ends under it. */
+  #closedError(): SwitchboardError {
+    return new SwitchboardError('server-unavailable', this.#stopReason ?? `${this.name} stopped while the call was running; it is being restarted${this.#hugeRequestNote()}`);
   }
 
   /** Why a stdio server that quit mid-call likely did: the last request it was sent was over the SDK's message limit. */
@@ -400,6 +412,15 @@ export class Upstream {
         this.#catalog.refresh('prompts', client, caps, current),
       ]);
       if (gen !== this.#generation) return;
+      if (made.stdio && client.getProtocolEra() !== 'modern') {
+        this.#direct = new DirectCalls(made.stdio, {
+          name: this.name,
+          timeoutSec: this.config.callTimeoutSec ?? DEFAULT_CALL_TIMEOUT_SEC,
+          inflight: this.#inflight,
+          closedError: () => this.#closedError(),
+          failure: (err, what) => this.#callError(err, what),
+        });
+      }
       if (client.getProtocolEra() === 'modern') {
         const subs = new ModernSubscriptions(client, caps);
         this.#subscriptions = subs;
@@ -422,6 +443,7 @@ export class Upstream {
       this.#client = undefined;
       this.#transport = undefined;
       this.#subscriptions = undefined;
+      this.#direct = undefined;
       this.#protocol = null;
       await t?.close().catch(() => {});
       if (this.#auth?.errorFor(err)) return this.#signInNeeded();
@@ -473,6 +495,7 @@ export class Upstream {
     this.#client = undefined;
     this.#transport = undefined;
     this.#subscriptions = undefined;
+    this.#direct = undefined;
     this.#protocol = null;
     this.#quickCrashes = failuresInARow(RESTART_BACKOFF, this.#quickCrashes, Date.now() - this.#readySince);
     this.#scheduleRetry(this.#quickCrashes);
@@ -489,6 +512,7 @@ export class Upstream {
     this.#client = undefined;
     this.#transport = undefined;
     this.#subscriptions = undefined;
+    this.#direct = undefined;
     this.#protocol = null;
     await subs?.close();
     if (client) await client.close().catch(() => {});

@@ -74,6 +74,14 @@ export class ChildStdioTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   /** Called once when the child process exits, before onclose. */
   onexit?: (exit: ChildExit) => void;
+  /**
+   * Sees each message from the child before `onmessage`, and keeps it when it returns true: the
+   * direct calls of the tools/call fast path (direct-calls.ts) take their answers here, past the
+   * SDK's Protocol.
+   */
+  intercept?: (message: JSONRPCMessage) => boolean;
+  /** Called once when the connection ends, before onclose (whoever set onclose). */
+  onend?: () => void;
 
   readonly #opts: ChildStdioOptions;
   readonly #maxBytes: number;
@@ -182,6 +190,7 @@ export class ChildStdioTransport implements Transport {
       this.#opts.log?.note(`skipped a stdout line that is not an MCP message: ${line.slice(0, 200)}`);
       return;
     }
+    if (this.intercept?.(message)) return;
     this.onmessage?.(message);
   }
 
@@ -194,7 +203,21 @@ export class ChildStdioTransport implements Transport {
     if (/"method"\s*:/.test(head.slice(0, 200))) return;
     const id = matchId(head, /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/) ?? matchId(tail, /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*\r?$/);
     if (id === undefined) return;
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: `${text}. Ask for a smaller result.` } });
+    const answer: JSONRPCMessage = { jsonrpc: '2.0', id, error: { code: -32603, message: `${text}. Ask for a smaller result.` } };
+    if (this.intercept?.(answer)) return;
+    this.onmessage?.(answer);
+  }
+
+  /**
+   * Writes one message already serialised as a line (with its newline), without waiting for
+   * the pipe to drain (Node buffers what the pipe does not take). False when not connected.
+   */
+  writeLine(line: string): boolean {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#closed || !stdin.writable) return false;
+    this.lastSentChars = line.length;
+    stdin.write(line);
+    return true;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -247,6 +270,7 @@ export class ChildStdioTransport implements Transport {
     if (this.#finished) return;
     this.#finished = true;
     this.#closed = true;
+    this.onend?.();
     this.onclose?.();
   }
   #finished = false;

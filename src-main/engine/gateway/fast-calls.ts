@@ -1,0 +1,105 @@
+// The client half of the tools/call fast path, for a 2025 client on the shim's socket: a plain
+// tools/call is taken off the line transport before the SDK's Server sees it, resolved through
+// the profile view, sent through the gateway's one call pipeline (gateway.callToolDirect: filter,
+// pin check, readiness, audit) straight onto the server's connection, and answered with one
+// serialisation and the client's own id. Anything else — task-augmented calls, odd shapes, a
+// name to look up once starting servers settle, a server without a direct lane, the code
+// surface — is left to the SDK path, which answers it as it always did.
+import type { JSONRPCMessage, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { SwitchboardError } from '../../../src-shared/errors.ts';
+import { errorResult } from './profile-requests.ts';
+import type { GatewayPort, SessionBase } from './session-base.ts';
+
+interface ToolCallMessage {
+  id?: unknown;
+  method?: unknown;
+  params?: {
+    name?: unknown;
+    arguments?: unknown;
+    task?: unknown;
+    _meta?: { progressToken?: unknown } | null;
+    requestId?: unknown;
+  };
+}
+
+export class FastToolCalls {
+  readonly #session: SessionBase & { readonly initialized: boolean };
+  readonly #gateway: GatewayPort;
+  readonly #write: (line: string) => boolean;
+  /** Calls in flight by the client's request id, to cancel them. */
+  readonly #calls = new Map<RequestId, { cancel(): void }>();
+
+  constructor(session: SessionBase & { readonly initialized: boolean }, gateway: GatewayPort, write: (line: string) => boolean) {
+    this.#session = session;
+    this.#gateway = gateway;
+    this.#write = write;
+  }
+
+  /** Handles the message and returns true, or returns false to leave it to the SDK's Server. */
+  take(message: JSONRPCMessage): boolean {
+    const m = message as ToolCallMessage;
+    if (m.method === 'notifications/cancelled') return this.#cancel(m.params?.requestId);
+    if (m.method !== 'tools/call') return false;
+    const id = m.id;
+    const p = m.params;
+    if ((typeof id !== 'string' && typeof id !== 'number') || !p || typeof p.name !== 'string' || p.task !== undefined) return false;
+    const args = p.arguments;
+    if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return false;
+    const meta = p._meta;
+    if (meta !== undefined && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) return false;
+    const token = meta?.progressToken;
+    if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return false;
+    const gateway = this.#gateway;
+    const session = this.#session;
+    if (!gateway.callToolDirect || this.#calls.has(id) || !session.initialized) return false;
+    const view = session.clientView;
+    if (!view || view.surface !== 'tools') return false;
+    const target = view.resolveTool(p.name);
+    if (!target) return false;
+    const idJson = JSON.stringify(id);
+    let answered = false;
+    const handle = gateway.callToolDirect(
+      view,
+      target.server,
+      target.tool,
+      args as Record<string, unknown> | undefined,
+      {
+        session,
+        requestId: id,
+        client: session.clientName,
+        ...(token !== undefined ? { progress: (pr: Progress) => this.#progress(token, pr) } : {}),
+      },
+      (outcome) => {
+        answered = true;
+        this.#calls.delete(id);
+        const result = 'result' in outcome ? outcome.result : errorResult((outcome.error as SwitchboardError).toData());
+        this.#write(`{"jsonrpc":"2.0","id":${idJson},"result":${JSON.stringify(result)}}\n`);
+      },
+    );
+    if (!handle) return false;
+    session.lastActive = Date.now();
+    if (!answered) this.#calls.set(id, handle);
+    return true;
+  }
+
+  /** The client's cancellation of a fast call: the server is told; the client gets no answer (as on the SDK path). */
+  #cancel(requestId: unknown): boolean {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return false;
+    const call = this.#calls.get(requestId);
+    if (!call) return false;
+    this.#calls.delete(requestId);
+    call.cancel();
+    return true;
+  }
+
+  #progress(token: string | number, p: Progress): void {
+    this.#write(`{"jsonrpc":"2.0","method":"notifications/progress","params":${JSON.stringify({ ...p, progressToken: token })}}\n`);
+  }
+
+  /** The session ended: its calls are cancelled, as the SDK path aborts its handlers. */
+  closeAll(): void {
+    const calls = [...this.#calls.values()];
+    this.#calls.clear();
+    for (const c of calls) c.cancel();
+  }
+}

@@ -1,0 +1,166 @@
+// The tools/call fast path (fast-calls.ts → gateway.callToolDirect → direct-calls.ts) against
+// the SDK path it stands in for: a real engine in this process, real fixture servers, a real
+// SDK client on the engine's socket (as the shim connects). Each behaviour is run twice, with
+// the fast path on and off, and must come out the same; the gateway's counters show which
+// path each call took.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Engine } from '../../../src-main/engine/engine.ts';
+import { LineTransport } from '../../../src-main/engine/gateway/line-transport.ts';
+import type { AuditEntry } from '../../../src-shared/records.ts';
+import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
+
+let engine: Engine;
+
+beforeAll(async () => {
+  const home = makeHome({
+    servers: {
+      basic: fixtureServer('basic.mjs'),
+      tight: fixtureServer('basic.mjs', { callTimeoutSec: 1 }),
+      crashy: fixtureServer('crash-mid-call.mjs'),
+    },
+    profiles: { p: { servers: ['basic', 'tight', 'crashy'] }, code: { servers: ['basic'], surface: 'code' } },
+  });
+  engine = await Engine.start({ home, port: null });
+  // A stored secret that happens to be part of a tool's error text: the audit must not keep it.
+  engine.secrets.set('FIXTURE_SECRET', 'always fails');
+  for (const s of ['basic', 'tight', 'crashy']) await engine.supervisor.get(s)!.waitReady(30_000);
+}, 60_000);
+
+afterAll(async () => {
+  await engine?.dispose();
+  await cleanupHomes();
+});
+
+/** A client on the engine's socket, as the shim is: the hello line, then MCP lines. */
+async function socketClient(profile: string): Promise<{ client: Client; raw: LineTransport }> {
+  const sock = net.connect(engine.paths.socket);
+  await new Promise<void>((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+  sock.write(JSON.stringify({ kind: 'mcp', profile, v: 1 }) + '\n');
+  const raw = new LineTransport(sock);
+  const client = new Client({ name: 'fast-path-test', version: '1.0.0' });
+  await client.connect(raw);
+  return { client, raw };
+}
+
+/** Runs `fn` with the fast path on or off; returns what it gave, the calls by path, and the audit entries it made. */
+async function run<T>(fast: boolean, fn: (client: Client) => Promise<T>): Promise<{ value: T; direct: number; pipeline: number; audit: Partial<AuditEntry>[] }> {
+  engine.gateway.fastPath = fast;
+  const { client } = await socketClient('p');
+  const before = { ...engine.gateway.stats };
+  const seen = new Set(engine.audit.list({ limit: 10_000 }).map((e) => e.id));
+  try {
+    const value = await fn(client);
+    // An audit entry is made after the reply is written: wait for it rather than assume it.
+    const audit = await waitFor(() => {
+      const fresh = engine.audit.list({ limit: 10_000 }).filter((e) => !seen.has(e.id));
+      return fresh.length > 0 ? fresh : undefined;
+    }, 10_000, 'the audit entry');
+    return {
+      value,
+      direct: engine.gateway.stats.directCalls - before.directCalls,
+      pipeline: engine.gateway.stats.pipelineCalls - before.pipelineCalls,
+      // What must match: every field but the id, the time and the duration.
+      audit: audit.map(({ id: _i, time: _t, durationMs: _d, ...rest }) => rest),
+    };
+  } finally {
+    await client.close();
+    engine.gateway.fastPath = true;
+  }
+}
+
+/** The same behaviour on both paths: the fast one taken when on, the SDK one when off, and equal outcomes. */
+async function both<T>(fn: (client: Client) => Promise<T>) {
+  const fast = await run(true, fn);
+  const sdk = await run(false, fn);
+  expect(fast.direct).toBeGreaterThan(0);
+  expect(fast.pipeline).toBe(0);
+  expect(sdk.direct).toBe(0);
+  expect(sdk.pipeline).toBeGreaterThan(0);
+  expect(fast.value).toEqual(sdk.value);
+  expect(fast.audit).toEqual(sdk.audit);
+  return fast;
+}
+
+const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+describe('tools/call fast path', () => {
+  it('takes plain calls and answers them as the SDK path does, audit entry included', async () => {
+    const r = await both(async (c) => [await call(c, 'basic__echo', { text: 'hi' }), await call(c, 'basic__add', { a: 2, b: 3 })]);
+    expect(r.value[0]!.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(r.value[1]!.structuredContent).toEqual({ sum: 5 });
+    expect(r.audit.map((e) => [e.tool, e.outcome, e.argBytes, e.client])).toEqual([
+      ['add', 'ok', 13, 'fast-path-test'],
+      ['echo', 'ok', 13, 'fast-path-test'],
+    ]);
+  });
+
+  it('relays a tool error, and its audit entry is redacted', async () => {
+    const r = await both((c) => call(c, 'basic__fail', {}));
+    expect(r.value.isError).toBe(true);
+    expect(r.audit).toEqual([expect.objectContaining({ outcome: 'error', error: 'this tool [redacted]' })]);
+  });
+
+  it('relays progress with the client\'s own token', async () => {
+    const r = await both(async (c) => {
+      const seen: number[] = [];
+      const result = await c.callTool({ name: 'basic__progress', arguments: { steps: 3 } }, undefined, { onprogress: (p) => void seen.push(p.progress) });
+      return { result, seen };
+    });
+    expect(r.value.seen).toEqual([1, 2, 3]);
+  });
+
+  it('answers a call over callTimeoutSec with the timeout error, and tells the server', async () => {
+    const r = await both((c) => call(c, 'tight__sleep', { ms: 4000 }));
+    expect(r.value.isError).toBe(true);
+    expect((r.value.content[0] as { text: string }).text).toBe('tight.sleep took longer than 1 s (callTimeoutSec) and was cancelled');
+    expect(r.audit).toEqual([expect.objectContaining({ outcome: 'timeout' })]);
+    await waitFor(() => engine.supervisor.get('tight')!.logTail(50).filter((l) => l.includes('sleep cancelled')).length >= 2, 10_000, 'both cancellations in the log');
+    // The fast path's own ids (2^30 up) reached the server.
+    expect(engine.supervisor.get('tight')!.logTail(50).some((l) => /sleep cancelled after request 10737418\d\d/.test(l))).toBe(true);
+  });
+
+  it('passes the client\'s cancellation on to the server and answers nothing', async () => {
+    const log = () => engine.supervisor.get('basic')!.logTail(100).filter((l) => l.includes('sleep cancelled')).length;
+    const r = await both(async (c) => {
+      const n = log();
+      const ctrl = new AbortController();
+      setTimeout(() => ctrl.abort(), 300);
+      const outcome = await c.callTool({ name: 'basic__sleep', arguments: { ms: 5000 } }, undefined, { signal: ctrl.signal }).then(
+        () => 'answered',
+        (err: Error) => (err.name === 'AbortError' || /abort/i.test(err.message) ? 'aborted' : err.message),
+      );
+      await waitFor(() => log() > n, 10_000, 'the server to hear of the cancellation');
+      // The session still serves calls afterwards.
+      return { outcome, after: await call(c, 'basic__echo', { text: 'after' }) };
+    });
+    expect(r.value.outcome).toBe('aborted');
+    expect(r.audit.map((e) => e.outcome)).toEqual(['ok', 'cancelled']);
+  });
+
+  it('answers calls in flight when the server crashes', async () => {
+    const r = await both(async (c) => {
+      await engine.supervisor.get('crashy')!.waitReady(30_000);
+      return call(c, 'crashy__boom', {});
+    });
+    expect(r.value.isError).toBe(true);
+    expect((r.value.content[0] as { text: string }).text).toMatch(/crashy stopped while the call was running/);
+    expect(r.audit).toEqual([expect.objectContaining({ outcome: 'error' })]);
+  }, 60_000);
+
+  it('leaves task-augmented calls, unknown names and the code surface to the SDK path', async () => {
+    const before = { ...engine.gateway.stats };
+    const { client } = await socketClient('p');
+    await client.request({ method: 'tools/call', params: { name: 'basic__echo', arguments: { text: 'x' }, task: { ttl: 60_000 } } }, CallToolResultSchema).catch(() => undefined);
+    await expect(call(client, 'basic__nope', {})).rejects.toThrow(/Unknown tool/);
+    await client.close();
+    const code = await socketClient('code');
+    const listed = await code.client.listTools();
+    expect(listed.tools.map((t) => t.name)).toContain('execute');
+    await code.client.callTool({ name: 'execute', arguments: { code: 'async () => (await basic.echo({ text: "c" }))' } });
+    await code.client.close();
+    expect(engine.gateway.stats.directCalls).toBe(before.directCalls);
+  });
+});
