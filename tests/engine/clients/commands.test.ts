@@ -213,6 +213,19 @@ describe('import command', () => {
     expect(readFileSync(file).equals(original)).toBe(true);
   });
 
+  it('reads YAML clients: Goose\'s cmd/envs entries (its built-ins skipped) and Continue\'s named list', async () => {
+    u.place('goose', 'goose-config.yaml');
+    expect(await importCmd(['goose'], ctx)).toBe(0);
+    expect(out).toContain('+ github: command "npx"; args ["-y","@modelcontextprotocol/server-github"]');
+    expect(out).toContain('env GITHUB_PERSONAL_ACCESS_TOKEN (values copied as they are, not shown)');
+    expect(out).toMatch(/developer.*built into the client \(type builtin\)/);
+    out = '';
+    u.place('continue', 'continue-config.yaml');
+    expect(await importCmd(['continue'], ctx)).toBe(0);
+    expect(out).toContain('+ SQLite-MCP (was "SQLite MCP"): command "npx"; args ["-y","mcp-sqlite","/Users/me/db.sqlite"]');
+    expect(out).toContain('+ Browser-search (was "Browser search"): command "npx"; args ["@playwright/mcp@latest"]');
+  });
+
   it('a name clash with a different server gets a suffix', async () => {
     const c = readConfig();
     writeFileSync(configFile(), JSON.stringify({ ...c, servers: { ...c.servers, github: { url: 'https://other.example/mcp' } } }));
