@@ -270,13 +270,17 @@ export interface ControlApi {
   /** Servers in the MCP Registry (settings.registry) whose name contains `text`, latest versions. */
   'catalog.search': { params: { text: string }; result: { registry: string; servers: CatalogHit[] } };
   /** The approval screen of one registry server: exactly what would run, and what to ask for. Writes nothing. */
-  'catalog.prepare': { params: { name: string; version?: string }; result: CatalogPrepared };
+  'catalog.prepare': {
+    /** A registry name, or `link`: an install link (switchboard://, Cursor's, VS Code's) as received. */
+    params: { name?: string; version?: string; link?: string };
+    result: CatalogPrepared;
+  };
   /**
    * Adds the server; refused unless `approved` is true. `answers` are by input id; secret ones go
    * to the secret store. The engine fetches the entry again rather than trusting the page.
    */
   'catalog.install': {
-    params: { name: string; version?: string; answers: Record<string, string>; approved: boolean };
+    params: { name?: string; version?: string; link?: string; answers: Record<string, string>; approved: boolean };
     result: { serverName: string; config: Record<string, unknown>; secrets: string[] };
   };
 }
@@ -315,6 +319,8 @@ export interface CatalogPrepared {
   source: string;
   /** The installed version this would replace, when it was installed from the registry before. */
   updateFrom: string | null;
+  /** Set when the entry came from an install link rather than the registry ('' registry and version then). */
+  link?: { from: 'switchboard' | 'cursor' | 'vscode' };
   inputs: CatalogInput[];
   /** Local servers: the command line, `<label>` where an asked value goes. */
   command?: string;
