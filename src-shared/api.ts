@@ -127,6 +127,21 @@ export interface ClientInfo {
   canUndo: boolean;
   /** What the user must do in the client after connecting (restart, enable the entry…). */
   nextStep?: string;
+  /**
+   * Clients that ignore MCP servers in folders the user has not trusted (Gemini CLI, Qwen Code):
+   * their trust list and the folders in it. `clients.trustFolder` adds one.
+   */
+  trust?: { file: string; folders: string[] };
+}
+
+/** What a connect left for the user to do, and what they should know (the Connect page's card shows it). */
+export interface ConnectOutcome {
+  /** In order: what to do in the client now (restart it, trust a folder, switch the entry on…). */
+  nextSteps: string[];
+  /** Things that went differently from a plain add: a hand-edited entry replaced, a client not found, … */
+  warnings: string[];
+  /** The client needs the folder the user works in to be trusted; the page offers to add it. */
+  trustNeeded?: { file: string };
 }
 
 export interface ClientWriteResult {
@@ -138,6 +153,8 @@ export interface ClientWriteResult {
   via: 'file' | 'claude-cli';
   /** What the added entry took the place of: nothing, Switchboard's own earlier entry, or one changed by hand. */
   replaced?: 'none' | 'ours' | 'other';
+  /** clients.connect only: next steps and warnings for the user. */
+  outcome?: ConnectOutcome;
 }
 
 /** One server of an import dry run, exactly as it would run (secret values left out). */
@@ -260,6 +277,8 @@ export interface ControlApi {
   'clients.connect': { params: { client: string; profile: string; force?: boolean }; result: ClientWriteResult };
   'clients.disconnect': { params: { client: string; profile: string }; result: ClientWriteResult };
   'clients.undo': { params: { client: string }; result: { path: string; restoredFrom: string | null } };
+  /** Adds an absolute folder to the client's trust list (ClientInfo.trust), byte-preserving; kept apart from undo. */
+  'clients.trustFolder': { params: { client: string; folder: string }; result: ClientWriteResult };
   /** Dry run of import: writes nothing. */
   'clients.importPlan': { params: { client: string }; result: ImportPlanResult };
   /** Adds the planned servers to config.json; `replace` also swaps them in the client's file for one entry of `profile`. */
@@ -281,7 +300,8 @@ export interface ControlApi {
    */
   'catalog.install': {
     params: { name?: string; version?: string; link?: string; answers: Record<string, string>; approved: boolean };
-    result: { serverName: string; config: Record<string, unknown>; secrets: string[] };
+    /** `signIn`: the remote server answered the install check with 401: the user must sign in (servers.signIn). */
+    result: { serverName: string; config: Record<string, unknown>; secrets: string[]; signIn?: 'needed' };
   };
 }
 
@@ -366,6 +386,7 @@ export const CONTROL_METHODS = [
   'clients.connect',
   'clients.disconnect',
   'clients.undo',
+  'clients.trustFolder',
   'clients.importPlan',
   'clients.importApply',
   'catalog.search',

@@ -286,14 +286,28 @@ export class Connector {
     return this.spec.trust?.file(this.opts) ?? null;
   }
 
-  /** Whether `dir` is listed as trusted (exactly, or through a TRUST_PARENT entry on its parent). */
+  /**
+   * Whether `dir` is trusted: inside a TRUST_FOLDER entry, or inside the parent of a TRUST_PARENT
+   * one (Gemini CLI's rule: trust covers the folder and everything under it).
+   */
   async isTrusted(dir: string): Promise<boolean> {
     const f = this.trustFile();
     if (!f) return true;
     const entries = readEntries((await readClientFile(f)).text, [], f) ?? {};
     const pth = this.opts.platform === 'win32' ? path.win32 : path.posix;
-    if (entries[dir] === 'TRUST_FOLDER' || entries[dir] === 'TRUST_PARENT') return true;
-    return Object.entries(entries).some(([k, v]) => v === 'TRUST_PARENT' && pth.dirname(dir) === k);
+    const within = (root: string) => {
+      const rel = pth.relative(root, dir);
+      return rel === '' || (!rel.startsWith('..') && !pth.isAbsolute(rel));
+    };
+    return Object.entries(entries).some(([k, v]) => (v === 'TRUST_FOLDER' && within(k)) || (v === 'TRUST_PARENT' && within(pth.dirname(k))));
+  }
+
+  /** The folders the trust list trusts (TRUST_FOLDER / TRUST_PARENT entries), for display. */
+  async trustedFolders(): Promise<string[]> {
+    const f = this.trustFile();
+    if (!f) return [];
+    const entries = readEntries((await readClientFile(f)).text, [], f) ?? {};
+    return Object.entries(entries).filter(([, v]) => v === 'TRUST_FOLDER' || v === 'TRUST_PARENT').map(([k]) => k);
   }
 
   /**

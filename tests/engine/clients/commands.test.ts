@@ -145,6 +145,10 @@ describe('connect / disconnect / undo commands', () => {
     // Byte-preserving: CRLF and tabs kept, one entry appended, nothing else touched.
     expect(singleInsertion(before, after)).toBe(`,\r\n\t${JSON.stringify(work)}: "TRUST_FOLDER"`);
     expect(await u.connector('gemini-cli').isTrusted(work)).toBe(true);
+    // As in Gemini CLI, trusting a folder covers everything under it, not its neighbours.
+    expect(await u.connector('gemini-cli').isTrusted(path.join(work, 'src', 'app'))).toBe(true);
+    expect(await u.connector('gemini-cli').isTrusted(`${work}-other`)).toBe(false);
+    expect(await u.connector('gemini-cli').isTrusted(u.root)).toBe(false);
     out = '';
     expect(await connect(['gemini-cli', '--profile', 'demo', '--trust-folder', work], ctx)).toBe(0);
     expect(out).toContain('is already trusted');
