@@ -10,6 +10,7 @@ import { linkPlan, parseInstallLink, type InstallLink } from './install-link.ts'
 import { buildPlan, resolvePlan, serverKeyFor, showTemplate, type InstallPlan } from './install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled, toHits } from './installed.ts';
 import { RegistryClient } from './registry-client.ts';
+import { probeSignIn } from './sign-in-probe.ts';
 import type { RegistryEntry } from './server-json.ts';
 
 export interface CatalogControlDeps {
@@ -97,7 +98,9 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
       for (const [k, v] of Object.entries(resolved.secrets)) deps.secrets.set(k, v);
       await deps.setServer(plan.serverName, resolved.config);
       if (reg) await recordInstalled(deps.home, { registry: reg.registry, name: reg.entry.name, version: reg.entry.version, serverName: plan.serverName, installedAt: new Date().toISOString() });
-      return { serverName: plan.serverName, config: resolved.config, secrets: Object.keys(resolved.secrets) };
+      // A remote server that wants a sign-in (OAuth) is added all the same; the page offers the sign-in next.
+      const signIn = plan.kind === 'remote' && (await probeSignIn(resolved.config)) === 'needed';
+      return { serverName: plan.serverName, config: resolved.config, secrets: Object.keys(resolved.secrets), ...(signIn ? { signIn: 'needed' as const } : {}) };
     },
   };
 
