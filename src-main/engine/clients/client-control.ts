@@ -145,8 +145,10 @@ export function connectOutcome(c: Connector, profile: string, r: WriteOutcome, i
   }
   if (!installed) warnings.push(`${c.displayName} was not found on this computer. The entry is in ${c.configPath()}; it takes effect once ${c.displayName} is installed and reads that file.`);
   if (r.via === 'claude-cli') warnings.push(`Written through Claude Code's own CLI (claude mcp add-json), since Claude Code rewrites ${c.configPath()} itself.`);
-  const nextSteps = r.changed ? [c.spec.nextStep] : [];
+  const nextSteps: string[] = [];
   const trustFile = c.trustFile();
-  if (trustFile) nextSteps.push(`${c.displayName} ignores MCP servers in folders it does not trust: start it in a trusted folder, or add the folder you work in to ${trustFile}.`);
+  // Trust comes first: without it the client's next session would not load the entry at all.
+  if (trustFile) nextSteps.push(`Trust the folder you work in: ${c.displayName} ignores MCP servers in folders it does not trust. Switchboard can add it to ${trustFile} for you.`);
+  if (r.changed) nextSteps.push(c.spec.nextStep);
   return { nextSteps, warnings, ...(trustFile ? { trustNeeded: { file: trustFile } } : {}) };
 }

@@ -142,7 +142,7 @@ describe('clients.* control API', () => {
     writeFileSync(trustFile, trustBefore);
     const g = await call('clients.connect', { client: 'gemini-cli', profile: 'demo', force: true });
     expect(g.outcome!.trustNeeded).toEqual({ file: trustFile });
-    expect(g.outcome!.nextSteps.join(' ')).toMatch(/ignores MCP servers in folders it does not trust/);
+    expect(g.outcome!.nextSteps).toEqual([expect.stringMatching(/^Trust the folder you work in: Gemini CLI ignores MCP servers in folders it does not trust/), expect.stringMatching(/^Start a new Gemini CLI session/)]);
     const w = await call('clients.connect', { client: 'windsurf', profile: 'demo', force: true });
     expect(w.outcome!.warnings).toEqual([expect.stringMatching(/^Windsurf was not found on this computer\. The entry is in .*mcp_config\.json/)]);
     await call('clients.disconnect', { client: 'windsurf', profile: 'demo' });
