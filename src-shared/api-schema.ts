@@ -74,11 +74,12 @@ export const CONTROL_PARAMS = {
   'clients.connect': z.object({ client: text, profile: text, force: z.boolean().optional() }),
   'clients.disconnect': z.object({ client: text, profile: text }),
   'clients.undo': z.object({ client: text }),
+  'clients.trustFolder': z.object({ client: text, folder: text }),
   'clients.importPlan': z.object({ client: text }),
   'clients.importApply': z.object({ client: text, replace: z.boolean().optional(), profile: text.optional() }),
   'catalog.search': z.object({ text }),
-  'catalog.prepare': z.object({ name: text, version: text.optional() }),
-  'catalog.install': z.object({ name: text, version: text.optional(), answers: z.record(z.string(), z.string()), approved: z.boolean() }),
+  'catalog.prepare': z.object({ name: text.optional(), version: text.optional(), link: text.optional() }),
+  'catalog.install': z.object({ name: text.optional(), version: text.optional(), link: text.optional(), answers: z.record(z.string(), z.string()), approved: z.boolean() }),
 } satisfies { [M in ControlMethod]: z.ZodType<ControlParams<M>> };
 
 /**

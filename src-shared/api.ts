@@ -146,6 +146,21 @@ export interface ClientInfo {
   canUndo: boolean;
   /** What the user must do in the client after connecting (restart, enable the entry…). */
   nextStep?: string;
+  /**
+   * Clients that ignore MCP servers in folders the user has not trusted (Gemini CLI, Qwen Code):
+   * their trust list and the folders in it. `clients.trustFolder` adds one.
+   */
+  trust?: { file: string; folders: string[] };
+}
+
+/** What a connect left for the user to do, and what they should know (the Connect page's card shows it). */
+export interface ConnectOutcome {
+  /** In order: what to do in the client now (restart it, trust a folder, switch the entry on…). */
+  nextSteps: string[];
+  /** Things that went differently from a plain add: a hand-edited entry replaced, a client not found, … */
+  warnings: string[];
+  /** The client needs the folder the user works in to be trusted; the page offers to add it. */
+  trustNeeded?: { file: string };
 }
 
 export interface ClientWriteResult {
@@ -157,6 +172,8 @@ export interface ClientWriteResult {
   via: 'file' | 'claude-cli';
   /** What the added entry took the place of: nothing, Switchboard's own earlier entry, or one changed by hand. */
   replaced?: 'none' | 'ours' | 'other';
+  /** clients.connect only: next steps and warnings for the user. */
+  outcome?: ConnectOutcome;
 }
 
 /** One server of an import dry run, exactly as it would run (secret values left out). */
@@ -280,6 +297,8 @@ export interface ControlApi {
   'clients.connect': { params: { client: string; profile: string; force?: boolean }; result: ClientWriteResult };
   'clients.disconnect': { params: { client: string; profile: string }; result: ClientWriteResult };
   'clients.undo': { params: { client: string }; result: { path: string; restoredFrom: string | null } };
+  /** Adds an absolute folder to the client's trust list (ClientInfo.trust), byte-preserving; kept apart from undo. */
+  'clients.trustFolder': { params: { client: string; folder: string }; result: ClientWriteResult };
   /** Dry run of import: writes nothing. */
   'clients.importPlan': { params: { client: string }; result: ImportPlanResult };
   /** Adds the planned servers to config.json; `replace` also swaps them in the client's file for one entry of `profile`. */
@@ -290,14 +309,19 @@ export interface ControlApi {
   /** Servers in the MCP Registry (settings.registry) whose name contains `text`, latest versions. */
   'catalog.search': { params: { text: string }; result: { registry: string; servers: CatalogHit[] } };
   /** The approval screen of one registry server: exactly what would run, and what to ask for. Writes nothing. */
-  'catalog.prepare': { params: { name: string; version?: string }; result: CatalogPrepared };
+  'catalog.prepare': {
+    /** A registry name, or `link`: an install link (switchboard://, Cursor's, VS Code's) as received. */
+    params: { name?: string; version?: string; link?: string };
+    result: CatalogPrepared;
+  };
   /**
    * Adds the server; refused unless `approved` is true. `answers` are by input id; secret ones go
    * to the secret store. The engine fetches the entry again rather than trusting the page.
    */
   'catalog.install': {
-    params: { name: string; version?: string; answers: Record<string, string>; approved: boolean };
-    result: { serverName: string; config: Record<string, unknown>; secrets: string[] };
+    params: { name?: string; version?: string; link?: string; answers: Record<string, string>; approved: boolean };
+    /** `signIn`: the remote server answered the install check with 401: the user must sign in (servers.signIn). */
+    result: { serverName: string; config: Record<string, unknown>; secrets: string[]; signIn?: 'needed' };
   };
 }
 
@@ -335,6 +359,8 @@ export interface CatalogPrepared {
   source: string;
   /** The installed version this would replace, when it was installed from the registry before. */
   updateFrom: string | null;
+  /** Set when the entry came from an install link rather than the registry ('' registry and version then). */
+  link?: { from: 'switchboard' | 'cursor' | 'vscode' };
   inputs: CatalogInput[];
   /** Local servers: the command line, `<label>` where an asked value goes. */
   command?: string;
@@ -380,6 +406,7 @@ export const CONTROL_METHODS = [
   'clients.connect',
   'clients.disconnect',
   'clients.undo',
+  'clients.trustFolder',
   'clients.importPlan',
   'clients.importApply',
   'catalog.search',

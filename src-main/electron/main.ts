@@ -15,6 +15,7 @@ import { createEngineSupervisor, type EngineState } from './engine-supervisor.ts
 import { createEngineRpc } from './engine-rpc.ts';
 import { trayTemplate, type TrayItem } from './tray-menu.ts';
 import { createApprovalNotifier } from './approval-notifier.ts';
+import { createLinkRouter, type LinkRouter } from './install-links.ts';
 import { CONTENT_SECURITY_POLICY, secureWebPreferences } from './window-options.ts';
 
 const here = import.meta.dirname;
@@ -25,9 +26,15 @@ const INDEX_HTML = path.join(here, '..', 'renderer', 'index.html');
 const TRAY_ICON = path.join(here, '..', '..', 'assets', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png');
 const STATUS_EVERY_MS = 3000;
 
+/** Opens a link's approval screen; set once the window machinery exists (links wait until then). */
+let openLink: (link: string) => void = () => undefined;
+let links: LinkRouter | null = null;
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  // Before ready: macOS delivers the link that launched the app as an early open-url.
+  links = createLinkRouter({ app, argv: process.argv, defaultApp: process.defaultApp === true, execPath: process.execPath, open: (l) => openLink(l) });
   void app.whenReady().then(startApp);
 }
 
@@ -155,7 +162,9 @@ function startApp(): void {
   }
 
   // A shim starting the app (--hidden) while it already runs must not pop a window up.
+  // A second instance started for a switchboard:// link (Windows, Linux) opens its approval screen.
   app.on('second-instance', (_e, argv) => {
+    if (links?.fromArgv(argv)) return;
     if (!parseLaunchArgs(argv).hidden) openWindow();
   });
   app.on('activate', () => openWindow());
@@ -177,5 +186,9 @@ function startApp(): void {
 
   supervisor.start();
   refreshTray();
-  if (!startHidden) openWindow();
+  // A link only opens the Catalog's approval screen for it; nothing is added without the user's yes.
+  openLink = (link) => openWindow('catalog', link);
+  const launchedForLink = links !== null && process.argv.some((a) => a.toLowerCase().startsWith('switchboard:'));
+  links?.ready();
+  if (!startHidden && !launchedForLink) openWindow();
 }

@@ -2,12 +2,13 @@
 // profile, read fresh from the engine after every change (the client may rewrite its file too).
 import type { ClientInfo, ClientProfileStatus, ControlClient } from '../../src-shared/api.ts';
 import { describeError } from './api-client.ts';
+import type { CardOutcome } from './card-outcome.ts';
 
 export class ClientList {
   clients = $state.raw<ClientInfo[] | null>(null);
   error = $state<string | null>(null);
-  /** Each card's last outcome message, by client id (cards are rebuilt when they change lists). */
-  notices = $state<Record<string, string | null>>({});
+  /** Each card's last outcome, by client id (cards are rebuilt when they change lists). */
+  notices = $state<Record<string, CardOutcome | null>>({});
   #client: ControlClient;
 
   constructor(client: ControlClient) {

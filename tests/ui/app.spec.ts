@@ -330,7 +330,9 @@ describe('connect page in a browser', () => {
     await card.getByRole('button', { name: 'Connect anyway' }).click();
     await cp.locator('[data-client="cursor"] [data-profile="existing"] [data-testid="entry-state"]', { hasText: /^connected$/ }).waitFor();
     // What is left to do in that client, not just "restart".
-    await card.getByText(/Next: Open Cursor Settings → MCP/).waitFor();
+    await card.getByTestId('next-steps').getByText(/^Open Cursor Settings → MCP/).waitFor();
+    // Connected anyway: the card says the client was not found, and where the entry is.
+    await card.getByTestId('card-warnings').getByText(/^Cursor was not found on this computer\. The entry is in /).waitFor();
     assert.ok(JSON.parse(readFileSync(path.join(user, '.cursor', 'mcp.json'), 'utf8')).mcpServers['switchboard-existing']);
   });
 });

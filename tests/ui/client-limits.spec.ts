@@ -74,7 +74,7 @@ describe('client limits in the app', () => {
     const card = page.locator('[data-client="cursor"]');
     await card.getByLabel('Profile').selectOption('big');
     await card.getByRole('button', { name: 'Connect', exact: true }).click();
-    const warnings = card.getByTestId('limit-warnings');
+    const warnings = card.getByTestId('card-warnings');
     await warnings.getByText('Cursor uses at most 40 tools; profile "big" gives it 117').waitFor({ timeout: 20_000 });
     await warnings.getByText(/Cursor takes tool names of at most 60 characters/).waitFor();
     const file = path.join(user, '.cursor', 'mcp.json');

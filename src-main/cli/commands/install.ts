@@ -11,6 +11,7 @@ import { linkPlan, parseInstallLink, type InstallLink } from '../../engine/catal
 import { buildPlan, resolvePlan, serverKeyFor, type InstallPlan, type PlanInput } from '../../engine/catalog/install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled } from '../../engine/catalog/installed.ts';
 import { RegistryClient } from '../../engine/catalog/registry-client.ts';
+import { probeSignIn } from '../../engine/catalog/sign-in-probe.ts';
 import { compareVersions, type RegistryEntry } from '../../engine/catalog/server-json.ts';
 import { checkServer } from '../../engine/clients/doctor.ts';
 import { ensureHome, homePaths } from '../../engine/home.ts';
@@ -19,6 +20,7 @@ import { loginShellPath } from '../../engine/upstream/command-resolve.ts';
 import { parseFlags } from '../args.ts';
 import { withConfig } from '../cli-context.ts';
 import type { CliContext } from '../context.ts';
+import { run as login } from './login.ts';
 
 /** What install needs from outside, replaceable in tests. */
 export interface InstallDeps {
@@ -238,7 +240,29 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
     `Added "${serverName}" to config.json${Object.keys(resolved.secrets).length ? ` and ${Object.keys(resolved.secrets).length} secret(s) to the secret store` : ''}.\n` +
       `Next: add it to a profile, e.g. switchboard config set profiles.PROFILE.servers '[…, "${serverName}"]', or in the app's Profiles page.\n`,
   );
+  if (plan.kind === 'remote') await offerSignIn(serverName, resolved.config, ctx, d, yes);
   return true;
+}
+
+/**
+ * A remote server that answers the install check with 401 wants an OAuth sign-in: say so, and
+ * (asked, not with --yes) run the same sign-in as `switchboard login`. The server stays added
+ * whatever happens here.
+ */
+async function offerSignIn(serverName: string, config: Record<string, unknown>, ctx: CliContext, d: InstallDeps, yes: boolean): Promise<void> {
+  if ((await probeSignIn(config)) !== 'needed') return;
+  ctx.stdout(`${serverName} asks you to sign in (OAuth): its tools can be used once you have.\n`);
+  const later = `To sign in later: switchboard login ${serverName} (or "Sign in" on the app's Servers page).\n`;
+  const answer = yes ? null : await d.ask(`Sign in to ${serverName} now, in your browser? [Y/n] `, { secret: false });
+  if (answer === null || /^n(o)?$/i.test(answer.trim())) {
+    ctx.stdout(later);
+    return;
+  }
+  try {
+    await login([serverName], ctx);
+  } catch (err) {
+    ctx.stdout(`The sign-in did not finish: ${(err as Error).message}\n${later}`);
+  }
 }
 
 /** An install link that carries the entry itself (Cursor, VS Code, switchboard://…&config=). */

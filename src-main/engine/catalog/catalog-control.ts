@@ -6,9 +6,11 @@ import type { CatalogPrepared, ControlApi } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { checkServer } from '../clients/doctor.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
-import { buildPlan, resolvePlan, showTemplate, type InstallPlan } from './install-plan.ts';
+import { linkPlan, parseInstallLink, type InstallLink } from './install-link.ts';
+import { buildPlan, resolvePlan, serverKeyFor, showTemplate, type InstallPlan } from './install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled, toHits } from './installed.ts';
 import { RegistryClient } from './registry-client.ts';
+import { probeSignIn } from './sign-in-probe.ts';
 import type { RegistryEntry } from './server-json.ts';
 
 export interface CatalogControlDeps {
@@ -39,6 +41,23 @@ export function chooseServerName(entry: RegistryEntry, installedAs: string | und
 export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
   const client = () => new RegistryClient({ baseUrl: deps.registry() as string | undefined, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
 
+  /** A link that carries its own entry: planned under a free key (as the CLI names it), never trusted beyond config.json's schema. */
+  function planForLink(link: Extract<InstallLink, { kind: 'entry' }>): InstallPlan {
+    const servers = deps.servers();
+    const base = serverKeyFor(`link/${link.name}`);
+    let serverName = base;
+    for (let n = 2; serverName in servers; n++) serverName = `${base}-${n}`;
+    return linkPlan(link, serverName);
+  }
+
+  /** The registry name and version a request means: given as such, or through a switchboard://install?name=… link. */
+  function target(p: { name?: unknown; version?: unknown; link?: unknown }): { link: Extract<InstallLink, { kind: 'entry' }> } | { name: unknown; version: unknown } {
+    if (p.link === undefined) return { name: p.name, version: p.version };
+    if (typeof p.link !== 'string') throw new SwitchboardError('bad-request', 'The install link must be text.');
+    const link = parseInstallLink(p.link);
+    return link.kind === 'entry' ? { link } : { name: link.name, version: link.version };
+  }
+
   async function planFor(name: unknown, version: unknown): Promise<{ plan: InstallPlan; entry: RegistryEntry; update: string | null; registry: string }> {
     if (typeof name !== 'string' || !name) throw new SwitchboardError('bad-request', 'Missing the registry name of the server.');
     const r = client();
@@ -60,34 +79,54 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
       return { registry: r.baseUrl, servers };
     },
     'catalog.prepare': async (p): Promise<CatalogPrepared> => {
-      const { plan, entry, update, registry } = await planFor(p.name, p.version);
-      const runner = plan.kind === 'package' ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform }, await deps.loginPath()) : null;
-      const kv = (m: InstallPlan['env']) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { value: showTemplate(v.template, plan), secret: v.secret }]));
-      return {
-        registry,
-        name: entry.name,
-        version: entry.version,
-        status: entry.status,
-        description: entry.description,
-        serverName: plan.serverName,
-        source: plan.source,
-        updateFrom: update,
-        inputs: plan.inputs,
-        ...(plan.kind === 'package'
-          ? { command: plan.command!, args: plan.args.map((t) => showTemplate(t, plan)), env: kv(plan.env), runner: { program: plan.runner!, found: runner!.resolved, advice: runner!.advice } }
-          : { url: showTemplate(plan.url!, plan), transport: plan.transport!, headers: kv(plan.headers) }),
-      };
+      const t = target(p);
+      if ('link' in t) {
+        const plan = planForLink(t.link);
+        return screen(plan, { registry: '', name: t.link.name, version: '', status: 'active', description: plan.entry.description }, null, t.link.from);
+      }
+      const { plan, entry, update, registry } = await planFor(t.name, t.version);
+      return screen(plan, { ...entry, registry }, update);
     },
     'catalog.install': async (p) => {
       if (p.approved !== true) throw new SwitchboardError('denied', 'Nothing was written: the install was not approved.');
-      const { plan, entry, registry } = await planFor(p.name, p.version);
+      const t = target(p);
+      const reg = 'link' in t ? null : await planFor(t.name, t.version);
+      const plan = 'link' in t ? planForLink(t.link) : reg!.plan;
       const answers = new Map<number, string>();
       for (const [k, v] of Object.entries(p.answers ?? {})) if (typeof v === 'string' && v !== '') answers.set(Number(k), v);
       const resolved = resolvePlan(plan, answers);
       for (const [k, v] of Object.entries(resolved.secrets)) deps.secrets.set(k, v);
       await deps.setServer(plan.serverName, resolved.config);
-      await recordInstalled(deps.home, { registry, name: entry.name, version: entry.version, serverName: plan.serverName, installedAt: new Date().toISOString() });
-      return { serverName: plan.serverName, config: resolved.config, secrets: Object.keys(resolved.secrets) };
+      if (reg) await recordInstalled(deps.home, { registry: reg.registry, name: reg.entry.name, version: reg.entry.version, serverName: plan.serverName, installedAt: new Date().toISOString() });
+      // A remote server that wants a sign-in (OAuth) is added all the same; the page offers the sign-in next.
+      const signIn = plan.kind === 'remote' && (await probeSignIn(resolved.config)) === 'needed';
+      return { serverName: plan.serverName, config: resolved.config, secrets: Object.keys(resolved.secrets), ...(signIn ? { signIn: 'needed' as const } : {}) };
     },
   };
+
+  /** The approval screen's content for a plan: exactly what would run, and what the runner check found. */
+  async function screen(
+    plan: InstallPlan,
+    entry: { registry: string; name: string; version: string; status: RegistryEntry['status']; description: string },
+    update: string | null,
+    from?: NonNullable<CatalogPrepared['link']>['from'],
+  ): Promise<CatalogPrepared> {
+    const runner = plan.kind === 'package' ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform }, await deps.loginPath()) : null;
+    const kv = (m: InstallPlan['env']) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { value: showTemplate(v.template, plan), secret: v.secret }]));
+    return {
+      registry: entry.registry,
+      name: entry.name,
+      version: entry.version,
+      status: entry.status,
+      description: entry.description,
+      serverName: plan.serverName,
+      source: plan.source,
+      updateFrom: update,
+      inputs: plan.inputs,
+      ...(from ? { link: { from } } : {}),
+      ...(plan.kind === 'package'
+        ? { command: plan.command!, args: plan.args.map((t) => showTemplate(t, plan)), env: kv(plan.env), runner: { program: plan.runner!, found: runner!.resolved, advice: runner!.advice } }
+        : { url: showTemplate(plan.url!, plan), transport: plan.transport!, headers: kv(plan.headers) }),
+    };
+  }
 }

@@ -1,12 +1,12 @@
 // The control API's `clients.*` methods (contract: src-shared/api.ts): the app's Connect page
 // does through these what `switchboard connect|disconnect|undo|import` do on the command line,
 // with the same connectors, checks and import steps.
-import type { ClientInfo, ControlApi, ImportServerPreview } from '../../../src-shared/api.ts';
+import type { ClientInfo, ConnectOutcome, ControlApi, ImportServerPreview } from '../../../src-shared/api.ts';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { assertInstalled, assertKnownProfile } from './client-lookup.ts';
 import { readClientState } from './client-state.ts';
-import { getConnector, listConnectors, type Connector, type ConnectorOptions } from './connector.ts';
+import { getConnector, listConnectors, entryName, type Connector, type ConnectorOptions, type WriteOutcome } from './connector.ts';
 import { applyImport, defaultImportProfile, withProfileServers, withServers } from './import-apply.ts';
 import { codeLoadingEnv, planImport } from './import.ts';
 import { defaultShimEntry } from './shim-entry.ts';
@@ -22,7 +22,7 @@ export interface ClientControlDeps extends ConnectorOptions {
   updateConfig(mutate: (raw: Record<string, unknown>) => Record<string, unknown>): Promise<void>;
 }
 
-type ClientMethods = 'clients.list' | 'clients.connect' | 'clients.disconnect' | 'clients.undo' | 'clients.importPlan' | 'clients.importApply';
+type ClientMethods = 'clients.list' | 'clients.connect' | 'clients.disconnect' | 'clients.undo' | 'clients.trustFolder' | 'clients.importPlan' | 'clients.importApply';
 type ClientHandlers = { [M in ClientMethods]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> };
 
 function requireString(v: unknown, what: string): string {
@@ -54,6 +54,13 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
   const shim = (profile: string) => defaultShimEntry(deps.home, deps.homeIsDefault, profile);
   const connector = (id: unknown): Connector => getConnector(requireString(id, 'the client id'), opts);
 
+  async function trustInfo(c: Connector): Promise<Pick<ClientInfo, 'trust'>> {
+    const file = c.trustFile();
+    if (!file) return {};
+    // An unreadable trust list shows as empty here; trustFolder reports why it cannot be written.
+    return { trust: { file, folders: await c.trustedFolders().catch(() => []) } };
+  }
+
   async function describe(c: Connector, known: string[]): Promise<ClientInfo> {
     const base = {
       id: c.id,
@@ -63,6 +70,7 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
       lookedAt: c.lookedAt(),
       nextStep: c.spec.nextStep,
       canUndo: (await readClientState(deps.home, c.id)).lastWrite !== undefined,
+      ...(await trustInfo(c)),
     };
     let connected: string[];
     try {
@@ -91,9 +99,12 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
       const c = connector(p.client);
       const profile = requireString(p.profile, 'the profile name');
       assertKnownProfile(profile, deps.profiles());
+      const installed = c.installed();
       if (!p.force) assertInstalled(c, `Install it first, or choose "Connect anyway" to create ${c.configPath()}.`);
-      return c.connect(profile, shim(profile));
+      const r = await c.connect(profile, shim(profile));
+      return { ...r, outcome: connectOutcome(c, profile, r, installed) };
     },
+    'clients.trustFolder': async (p) => connector(p.client).trustFolder(requireString(p.folder, 'the folder to trust')),
     // No check against config.json: a profile deleted since connecting must still be removable.
     'clients.disconnect': async (p) => connector(p.client).disconnect(requireString(p.profile, 'the profile name')),
     'clients.undo': async (p) => connector(p.client).undo(),
@@ -124,4 +135,20 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
       return { added: out.added, replaced: out.replaced };
     },
   };
+}
+
+/** What the user must do after a connect, and what went differently from a plain add. */
+export function connectOutcome(c: Connector, profile: string, r: WriteOutcome, installed: boolean): ConnectOutcome {
+  const warnings: string[] = [];
+  if (r.replaced === 'other') {
+    warnings.push(`The entry "${entryName(profile)}" had been changed by hand (or by ${c.displayName}); it was replaced. "Undo last change" puts the file back as it was.`);
+  }
+  if (!installed) warnings.push(`${c.displayName} was not found on this computer. The entry is in ${c.configPath()}; it takes effect once ${c.displayName} is installed and reads that file.`);
+  if (r.via === 'claude-cli') warnings.push(`Written through Claude Code's own CLI (claude mcp add-json), since Claude Code rewrites ${c.configPath()} itself.`);
+  const nextSteps: string[] = [];
+  const trustFile = c.trustFile();
+  // Trust comes first: without it the client's next session would not load the entry at all.
+  if (trustFile) nextSteps.push(`Trust the folder you work in: ${c.displayName} ignores MCP servers in folders it does not trust. Switchboard can add it to ${trustFile} for you.`);
+  if (r.changed) nextSteps.push(c.spec.nextStep);
+  return { nextSteps, warnings, ...(trustFile ? { trustNeeded: { file: trustFile } } : {}) };
 }

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { withClient, type ShimEntry } from './shim-entry.ts';
+import type { YamlShape } from './yaml-entry-edit.ts';
 
 export interface ClientEnv {
   env: NodeJS.ProcessEnv;
@@ -14,9 +15,11 @@ export interface ClientEnv {
 export interface ClientSpec {
   id: string;
   displayName: string;
-  format: 'json' | 'toml';
+  format: 'json' | 'toml' | 'yaml';
   /** Path of the servers object inside the file. */
   container: string[];
+  /** For format 'yaml': whether the servers are a map or a list of named items (container[0] is the key). */
+  yaml?: Omit<YamlShape, 'container'>;
   configPath(e: ClientEnv): string;
   /** Folders (or files) whose existence means the client is installed. */
   installMarkers(e: ClientEnv): string[];
@@ -342,7 +345,51 @@ const SPECS: readonly ClientSpec[] = [
     nextStep: 'Start a new auggie session; "auggie mcp list" shows the entry.',
     source: 'augmentcode.com/changelog/auggie-cli-0-5-4-release-notes and docs.augmentcode.com/cli/integrations (~/.augment/settings.json, "mcpServers")',
   }),
+  {
+    id: 'continue',
+    displayName: 'Continue',
+    format: 'yaml',
+    container: ['mcpServers'],
+    // Continue's config.yaml needs a name and version; a file Switchboard creates starts with them.
+    yaml: { style: 'list', nameField: 'name', newFileHeader: 'name: Local Config\nversion: 1.0.0\nschema: v1\n' },
+    configPath: (e) => p(e).join(continueHome(e), 'config.yaml'),
+    installMarkers: (e) => [continueHome(e)],
+    programs: ['cn'],
+    entryFor: (s) => ({ type: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'In VS Code or JetBrains reload Continue (or its config), switch the chat to Agent mode and check the entry in the MCP servers list; the cn CLI picks it up in a new session.',
+    source:
+      'docs.continue.dev/customize/deep-dives/mcp and docs.continue.dev/reference ("mcpServers" list in ~/.continue/config.yaml); CONTINUE_GLOBAL_DIR override from continuedev/continue core/util/paths.ts',
+  },
+  {
+    id: 'goose',
+    displayName: 'Goose',
+    format: 'yaml',
+    container: ['extensions'],
+    yaml: { style: 'map', nameField: 'name' },
+    configPath: (e) => p(e).join(gooseConfigDir(e), 'config.yaml'),
+    installMarkers: (e) => [gooseConfigDir(e)],
+    programs: ['goose'],
+    apps: (e) => appFolders(e, 'Goose', ['Goose']),
+    // Goose's ExtensionEntry: `enabled` plus the tagged ExtensionConfig::Stdio fields (cmd/args/envs/timeout, seconds).
+    entryFor: (s) => ({ enabled: true, type: 'stdio', description: 'Switchboard profile', cmd: s.command, args: [...s.args], envs: {}, timeout: 300 }),
+    nextStep: 'Start a new Goose session (goose session, or a new chat in Goose Desktop); the entry is listed and enabled under Extensions.',
+    source:
+      'block.github.io/goose/docs/guides/config-files (~/.config/goose/config.yaml, %APPDATA%\\Block\\goose\\config\\config.yaml); entry shape from block/goose crates/goose/src/config/extensions.rs (ExtensionEntry) and agents/extension.rs (ExtensionConfig::Stdio); GOOSE_PATH_ROOT from config/paths.rs',
+  },
 ];
+
+function continueHome(e: ClientEnv): string {
+  return e.env.CONTINUE_GLOBAL_DIR || p(e).join(userHome(e), '.continue');
+}
+
+/** Goose's config folder: $GOOSE_PATH_ROOT/config, else etcetera's app strategy (XDG on macOS and Linux, %APPDATA%\Block\goose\config on Windows). */
+function gooseConfigDir(e: ClientEnv): string {
+  const root = e.env.GOOSE_PATH_ROOT;
+  if (root && p(e).isAbsolute(root)) return p(e).join(root, 'config');
+  if (e.platform === 'win32') return p(e).join(appData(e), 'Block', 'goose', 'config');
+  const xdg = e.env.XDG_CONFIG_HOME;
+  return p(e).join(xdg && p(e).isAbsolute(xdg) ? xdg : p(e).join(userHome(e), '.config'), 'goose');
+}
 
 function codexHome(e: ClientEnv): string {
   return e.env.CODEX_HOME || p(e).join(userHome(e), '.codex');

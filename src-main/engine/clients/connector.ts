@@ -11,6 +11,7 @@ import { assertWritable, makeBackup, readClientFile, restoreBackup, sha256, writ
 import { readEntries, removeEntry, setEntry } from './json-entry-edit.ts';
 import type { ShimEntry } from './shim-entry.ts';
 import { readTomlEntries, removeTomlEntry, setTomlEntry } from './toml-entry-edit.ts';
+import { readYamlEntries, removeYamlEntry, setYamlEntry, type YamlShape } from './yaml-entry-edit.ts';
 
 const run = promisify(execFile);
 
@@ -115,11 +116,17 @@ export class Connector {
     return this.spec.cli ? findOnPath(this.spec.cli, this.opts) : null;
   }
 
+  private yamlShape(): YamlShape {
+    return { container: this.spec.container[0]!, style: 'map', ...this.spec.yaml };
+  }
+
   private entries(file: ClientFile): Record<string, unknown> {
     const found =
       this.spec.format === 'toml'
         ? readTomlEntries(file.text, this.spec.container[0]!, file.path)
-        : readEntries(file.text, this.spec.container, file.path);
+        : this.spec.format === 'yaml'
+          ? readYamlEntries(file.text, this.yamlShape(), file.path)
+          : readEntries(file.text, this.spec.container, file.path);
     return found ?? {};
   }
 
@@ -159,11 +166,13 @@ export class Connector {
       const created = this.entries(file)[name] === undefined && file.text.trim() === '' ? 'empty-file' : 'none';
       return { text: setTomlEntry(file.text, this.spec.container[0]!, name, entry, layout, file.path), created };
     }
+    if (this.spec.format === 'yaml') return setYamlEntry(file.text, this.yamlShape(), name, entry, layout, file.path);
     return setEntry(file.text, this.spec.container, name, entry, layout, file.path);
   }
 
   private removeText(text: string, file: ClientFile, name: string, created: EntryRecord['created']): string {
     if (this.spec.format === 'toml') return removeTomlEntry(text, this.spec.container[0]!, name, file.path);
+    if (this.spec.format === 'yaml') return removeYamlEntry(text, this.yamlShape(), name, file.path, created);
     return removeEntry(text, this.spec.container, name, file.path, created);
   }
 
@@ -277,14 +286,28 @@ export class Connector {
     return this.spec.trust?.file(this.opts) ?? null;
   }
 
-  /** Whether `dir` is listed as trusted (exactly, or through a TRUST_PARENT entry on its parent). */
+  /**
+   * Whether `dir` is trusted: inside a TRUST_FOLDER entry, or inside the parent of a TRUST_PARENT
+   * one (Gemini CLI's rule: trust covers the folder and everything under it).
+   */
   async isTrusted(dir: string): Promise<boolean> {
     const f = this.trustFile();
     if (!f) return true;
     const entries = readEntries((await readClientFile(f)).text, [], f) ?? {};
     const pth = this.opts.platform === 'win32' ? path.win32 : path.posix;
-    if (entries[dir] === 'TRUST_FOLDER' || entries[dir] === 'TRUST_PARENT') return true;
-    return Object.entries(entries).some(([k, v]) => v === 'TRUST_PARENT' && pth.dirname(dir) === k);
+    const within = (root: string) => {
+      const rel = pth.relative(root, dir);
+      return rel === '' || (!rel.startsWith('..') && !pth.isAbsolute(rel));
+    };
+    return Object.entries(entries).some(([k, v]) => (v === 'TRUST_FOLDER' && within(k)) || (v === 'TRUST_PARENT' && within(pth.dirname(k))));
+  }
+
+  /** The folders the trust list trusts (TRUST_FOLDER / TRUST_PARENT entries), for display. */
+  async trustedFolders(): Promise<string[]> {
+    const f = this.trustFile();
+    if (!f) return [];
+    const entries = readEntries((await readClientFile(f)).text, [], f) ?? {};
+    return Object.entries(entries).filter(([, v]) => v === 'TRUST_FOLDER' || v === 'TRUST_PARENT').map(([k]) => k);
   }
 
   /**

@@ -33,13 +33,15 @@ export function mapClientServer(raw: unknown, bareUrlTransport: 'http' | 'sse' =
   const out: Record<string, unknown> = {};
   // Zed's older form nests the command: { "command": { "path", "args", "env" } }.
   const nested = isObj(raw.command) ? raw.command : null;
-  const command = nested ? nested.path : raw.command;
-  const url = [raw.url, raw.serverUrl, raw.httpUrl].find((u) => typeof u === 'string') as string | undefined;
+  // Goose names them cmd/envs/uri and keeps its own built-in extensions in the same map.
+  if (raw.type === 'builtin' || raw.type === 'platform' || raw.type === 'frontend') return { reason: `it is built into the client (type ${String(raw.type)})` };
+  const command = nested ? nested.path : (raw.command ?? raw.cmd);
+  const url = [raw.url, raw.serverUrl, raw.httpUrl, raw.uri].find((u) => typeof u === 'string') as string | undefined;
   if (typeof command === 'string' && command !== '') {
     out.command = command;
     const args = nested ? nested.args : raw.args;
     if (Array.isArray(args)) out.args = args.map(String);
-    const env = stringRecord(nested ? nested.env : raw.env);
+    const env = stringRecord(nested ? nested.env : (raw.env ?? raw.envs));
     if (env) out.env = env;
     if (typeof raw.cwd === 'string' && raw.cwd) out.cwd = raw.cwd;
   } else if (url) {
@@ -49,7 +51,7 @@ export function mapClientServer(raw: unknown, bareUrlTransport: 'http' | 'sse' =
     const type = String(raw.type ?? raw.transport ?? '').toLowerCase();
     const transport =
       type === 'sse' ? 'sse'
-      : type === 'http' || type === 'streamable-http' || type === 'streamablehttp' || typeof raw.httpUrl === 'string' ? 'http'
+      : type === 'http' || type === 'streamable-http' || type === 'streamable_http' || type === 'streamablehttp' || typeof raw.httpUrl === 'string' ? 'http'
       : bareUrlTransport;
     if (transport === 'sse') out.transport = 'sse';
   } else {

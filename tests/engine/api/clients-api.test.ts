@@ -124,6 +124,42 @@ describe('clients.* control API', () => {
     expect(JSON.parse(readFileSync(cursorFile, 'utf8')).mcpServers['switchboard-demo']).toBeDefined();
   });
 
+  it('says what to do next after a connect, and adds a folder to Gemini CLI\'s trust list byte-preserving', async () => {
+    const out = await call('clients.connect', { client: 'claude-desktop', profile: 'demo' });
+    expect(out.outcome).toEqual({ nextSteps: [expect.stringMatching(/^Quit Claude Desktop completely/)], warnings: [] });
+    // Hand-edit our entry: the next connect replaces it and says so.
+    const doc = JSON.parse(readFileSync(claudeFile, 'utf8'));
+    doc.mcpServers['switchboard-demo'].args.push('--hand-edited');
+    writeFileSync(claudeFile, JSON.stringify(doc, null, 2));
+    const again = await call('clients.connect', { client: 'claude-desktop', profile: 'demo' });
+    expect(again.replaced).toBe('other');
+    expect(again.outcome!.warnings).toEqual([expect.stringMatching(/"switchboard-demo" had been changed by hand.*Undo last change/)]);
+    writeFileSync(claudeFile, ORIGINAL);
+
+    const trustFile = path.join(user, '.gemini', 'trustedFolders.json');
+    mkdirSync(path.dirname(trustFile), { recursive: true });
+    const trustBefore = '{\n    "/home/someone/old": "TRUST_FOLDER"\n}\n';
+    writeFileSync(trustFile, trustBefore);
+    const g = await call('clients.connect', { client: 'gemini-cli', profile: 'demo', force: true });
+    expect(g.outcome!.trustNeeded).toEqual({ file: trustFile });
+    expect(g.outcome!.nextSteps).toEqual([expect.stringMatching(/^Trust the folder you work in: Gemini CLI ignores MCP servers in folders it does not trust/), expect.stringMatching(/^Start a new Gemini CLI session/)]);
+    const w = await call('clients.connect', { client: 'windsurf', profile: 'demo', force: true });
+    expect(w.outcome!.warnings).toEqual([expect.stringMatching(/^Windsurf was not found on this computer\. The entry is in .*mcp_config\.json/)]);
+    await call('clients.disconnect', { client: 'windsurf', profile: 'demo' });
+    const work = path.join(user, 'work', 'my project');
+    const t = await call('clients.trustFolder', { client: 'gemini-cli', folder: work });
+    expect(t).toMatchObject({ path: trustFile, changed: true });
+    expect(readFileSync(trustFile, 'utf8')).toBe(`{\n    "/home/someone/old": "TRUST_FOLDER",\n    ${JSON.stringify(work)}: "TRUST_FOLDER"\n}\n`);
+    const listed = (await call('clients.list', {})).clients.find((c) => c.id === 'gemini-cli')!;
+    expect(listed.trust).toEqual({ file: trustFile, folders: ['/home/someone/old', work] });
+    expect((await call('clients.list', {})).clients.find((c) => c.id === 'claude-desktop')!.trust).toBeUndefined();
+    const rel = await call('clients.trustFolder', { client: 'gemini-cli', folder: 'relative/dir' }).catch((e: { data: ErrorData }) => e.data);
+    expect((rel as ErrorData).message).toMatch(/must be an absolute path/);
+    const none = await call('clients.trustFolder', { client: 'cursor', folder: work }).catch((e: { data: ErrorData }) => e.data);
+    expect((none as ErrorData).message).toMatch(/Cursor has no folder-trust list/);
+    await call('clients.disconnect', { client: 'gemini-cli', profile: 'demo' });
+  });
+
   it('refuses an unknown client or profile with the names it knows', async () => {
     const badClient = await call('clients.connect', { client: 'notepad', profile: 'demo' }).catch((e: { data: ErrorData }) => e.data);
     expect((badClient as ErrorData).message).toMatch(/Known clients: claude-desktop/);

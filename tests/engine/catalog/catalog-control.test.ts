@@ -73,4 +73,29 @@ describe('catalog control methods', () => {
     expect(secrets.get('weather.WEATHER_API_KEY')).toBe('sk-1');
     expect((await h['catalog.search']({ text: 'weather' })).servers[0]!.installed).toEqual({ serverName: 'weather', version: '1.2.0', update: false });
   });
+
+  it('an install link opens the same screen: registry links by name, entry links with the exact command, VS Code inputs as secrets', async () => {
+    const byName = await h['catalog.prepare']({ link: 'switchboard://install?name=io.github.example/weather&version=1.2.0' });
+    expect(byName).toMatchObject({ name: 'io.github.example/weather', version: '1.2.0', serverName: 'weather', command: 'npx' });
+    expect(byName.link).toBeUndefined();
+
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
+    const cursor = `cursor://anysphere.cursor-deeplink/mcp/install?name=time&config=${b64({ command: 'uvx', args: ['mcp-server-time', '--local-timezone=UTC'] })}`;
+    const p = await h['catalog.prepare']({ link: cursor });
+    expect(p).toMatchObject({ link: { from: 'cursor' }, registry: '', name: 'time', serverName: 'time', command: 'uvx', args: ['mcp-server-time', '--local-timezone=UTC'], runner: { program: 'uvx', found: null } });
+    await expect(h['catalog.install']({ link: cursor, answers: {}, approved: false })).rejects.toThrow(/not approved/);
+    expect(servers).toEqual({});
+    expect(await h['catalog.install']({ link: cursor, answers: {}, approved: true })).toMatchObject({ serverName: 'time' });
+    expect(servers['time']).toEqual({ command: 'uvx', args: ['mcp-server-time', '--local-timezone=UTC'] });
+    // A second install of the same link gets a free key instead of overwriting.
+    expect((await h['catalog.prepare']({ link: cursor })).serverName).toBe('time-2');
+
+    const v = { name: 'gh', type: 'http', url: 'https://api.example.com/mcp/', headers: { Authorization: 'Bearer ${input:tok}' }, inputs: [{ id: 'tok', password: true }] };
+    const vs = `vscode:mcp/install?${encodeURIComponent(JSON.stringify(v))}`;
+    const pv = await h['catalog.prepare']({ link: vs });
+    expect(pv).toMatchObject({ link: { from: 'vscode' }, url: 'https://api.example.com/mcp/', headers: { Authorization: { secret: true } } });
+    await h['catalog.install']({ link: vs, answers: { [pv.inputs[0]!.id]: 'tok-123' }, approved: true });
+    expect(JSON.stringify(servers)).not.toContain('tok-123');
+    await expect(h['catalog.prepare']({ link: 'javascript:alert(1)' })).rejects.toThrow(/cannot be used/);
+  });
 });

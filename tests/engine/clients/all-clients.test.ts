@@ -21,6 +21,7 @@ afterAll(async () => {
 /** A fixture holding other servers, comments or odd layout, in the format of the client's file. */
 function fixtureFor(spec: ClientSpec): string {
   if (spec.format === 'toml') return 'codex-config.toml';
+  if (spec.format === 'yaml') return spec.container[0] === 'extensions' ? 'goose-config.yaml' : 'continue-config.yaml';
   switch (spec.container.join('.')) {
     case 'servers':
       return 'vscode-mcp.json';
@@ -35,10 +36,10 @@ function fixtureFor(spec: ClientSpec): string {
   }
 }
 
-/** How the client turns its entry into a process: opencode keeps the command and args in one array. */
+/** How the client turns its entry into a process: opencode keeps the command and args in one array, Goose says cmd/envs. */
 function launch(entry: Record<string, unknown>): { command: string; args: string[]; env: Record<string, string> } {
-  const cmd = entry.command;
-  const env = (entry.env ?? entry.environment ?? {}) as Record<string, string>;
+  const cmd = entry.command ?? entry.cmd;
+  const env = (entry.env ?? entry.environment ?? entry.envs ?? {}) as Record<string, string>;
   if (Array.isArray(cmd)) return { command: cmd[0] as string, args: cmd.slice(1) as string[], env };
   return { command: cmd as string, args: (entry.args ?? []) as string[], env };
 }
@@ -74,6 +75,14 @@ describe('the client list', () => {
     expect(win('kiro')).toBe('C:\\Users\\me\\.kiro\\settings\\mcp.json');
     expect(mac('amazon-q')).toBe('/Users/me/.aws/amazonq/mcp.json');
     expect(mac('junie')).toBe('/Users/me/.junie/mcp/mcp.json');
+    expect(mac('goose')).toBe('/Users/me/.config/goose/config.yaml');
+    expect(win('goose')).toBe('C:\\Users\\me\\AppData\\Roaming\\Block\\goose\\config\\config.yaml');
+    expect(win('continue')).toBe('C:\\Users\\me\\.continue\\config.yaml');
+    const goose = CLIENT_SPECS.find((s) => s.id === 'goose')!;
+    expect(goose.configPath({ env: { HOME: '/home/me', GOOSE_PATH_ROOT: '/srv/goose' }, platform: 'linux' })).toBe('/srv/goose/config/config.yaml');
+    // Goose ignores a relative GOOSE_PATH_ROOT (paths.rs validated_path_root).
+    expect(goose.configPath({ env: { HOME: '/home/me', GOOSE_PATH_ROOT: 'rel' }, platform: 'linux' })).toBe('/home/me/.config/goose/config.yaml');
+    expect(CLIENT_SPECS.find((s) => s.id === 'continue')!.configPath({ env: { HOME: '/home/me', CONTINUE_GLOBAL_DIR: '/cfg/c' }, platform: 'linux' })).toBe('/cfg/c/config.yaml');
   });
 });
 

@@ -145,6 +145,10 @@ describe('connect / disconnect / undo commands', () => {
     // Byte-preserving: CRLF and tabs kept, one entry appended, nothing else touched.
     expect(singleInsertion(before, after)).toBe(`,\r\n\t${JSON.stringify(work)}: "TRUST_FOLDER"`);
     expect(await u.connector('gemini-cli').isTrusted(work)).toBe(true);
+    // As in Gemini CLI, trusting a folder covers everything under it, not its neighbours.
+    expect(await u.connector('gemini-cli').isTrusted(path.join(work, 'src', 'app'))).toBe(true);
+    expect(await u.connector('gemini-cli').isTrusted(`${work}-other`)).toBe(false);
+    expect(await u.connector('gemini-cli').isTrusted(u.root)).toBe(false);
     out = '';
     expect(await connect(['gemini-cli', '--profile', 'demo', '--trust-folder', work], ctx)).toBe(0);
     expect(out).toContain('is already trusted');
@@ -211,6 +215,19 @@ describe('import command', () => {
     expect(readdirSync(path.join(u.sbHome, 'backups', 'claude-desktop'))).toHaveLength(1);
     expect(await undo(['claude-desktop'], ctx)).toBe(0);
     expect(readFileSync(file).equals(original)).toBe(true);
+  });
+
+  it('reads YAML clients: Goose\'s cmd/envs entries (its built-ins skipped) and Continue\'s named list', async () => {
+    u.place('goose', 'goose-config.yaml');
+    expect(await importCmd(['goose'], ctx)).toBe(0);
+    expect(out).toContain('+ github: command "npx"; args ["-y","@modelcontextprotocol/server-github"]');
+    expect(out).toContain('env GITHUB_PERSONAL_ACCESS_TOKEN (values copied as they are, not shown)');
+    expect(out).toMatch(/developer.*built into the client \(type builtin\)/);
+    out = '';
+    u.place('continue', 'continue-config.yaml');
+    expect(await importCmd(['continue'], ctx)).toBe(0);
+    expect(out).toContain('+ SQLite-MCP (was "SQLite MCP"): command "npx"; args ["-y","mcp-sqlite","/Users/me/db.sqlite"]');
+    expect(out).toContain('+ Browser-search (was "Browser search"): command "npx"; args ["@playwright/mcp@latest"]');
   });
 
   it('a name clash with a different server gets a suffix', async () => {
