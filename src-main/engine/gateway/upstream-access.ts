@@ -5,6 +5,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ServerStatus } from '../../../src-shared/api.ts';
 import type { Supervisor } from '../upstream/supervisor.ts';
 import type { PinStore } from '../trust/pins.ts';
+import { proposalOf } from '../trust/proposals.ts';
 import { serverUnavailableSentence } from '../trust/why-unavailable.ts';
 import type { UpstreamAccess } from './gateway.ts';
 
@@ -16,10 +17,13 @@ export interface UpstreamAccessDeps {
   log(line: string): void;
 }
 
-/** A server's status with the tools withheld since their definitions changed. */
+/** A server's status with what waits for the user's approval: the server itself, or tools whose definitions changed. */
 export function serverStatus(d: Pick<UpstreamAccessDeps, 'supervisor' | 'pins'>, name: string): ServerStatus | undefined {
-  const st = d.supervisor.get(name)?.status();
-  if (!st) return undefined;
+  const u = d.supervisor.get(name);
+  if (!u) return undefined;
+  const st = u.status();
+  const proposal = st.state === 'needs-approval' ? proposalOf(u.config) : undefined;
+  if (proposal) st.proposal = proposal;
   const changed = d.pins.changedTools(name);
   if (changed.length) st.changedTools = changed;
   return st;
