@@ -32,6 +32,21 @@ export interface ServerStatus {
   protocol?: string | null;
   /** Tools withheld because their description or schema changed since pinned (SPEC §3); approve to show them. */
   changedTools?: string[];
+  /** state `needs-approval`: the server was proposed from outside; what approving it will run. */
+  proposal?: ServerProposal;
+}
+
+/** What a server proposed from outside would run once approved: exactly, with env and header names (values may be secrets). */
+export interface ServerProposal {
+  /** Who proposed it (the entry's `proposedBy`). */
+  by: string;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
+  /** Names of the env variables (local) or headers (remote) it sets. */
+  env?: string[];
+  headers?: string[];
 }
 
 export interface ProfileStatus {
@@ -254,7 +269,8 @@ export interface ControlApi {
   /** With `profile` (and `client`, a connector id), says which tools that profile (and that client) gets. */
   'servers.tools': { params: { name: string; profile?: string; client?: string }; result: { tools: ToolInfo[] } };
   'servers.test': { params: { name?: string; config: unknown }; result: { ok: boolean; tools: string[]; error?: string } };
-  'servers.approve': { params: { name: string }; result: { ok: true; approved?: string[] } };
+  /** Approves what waits for the user on a server: the server itself when it was proposed from outside (`server: true`), and its changed tools (`approved`). */
+  'servers.approve': { params: { name: string }; result: { ok: true; approved?: string[]; server?: boolean } };
   /**
    * Starts signing in to a remote server (SPEC §8) and returns the authorization URL (https:, or
    * http: on loopback) for the caller to open; the engine waits for the redirect in the background,

@@ -7,6 +7,7 @@ import { defaultShimEntry } from '../engine/clients/shim-entry.ts';
 import { withProfileServers, withServers } from '../engine/clients/import-apply.ts';
 import { SocketControlClient } from './engine-client.ts';
 import type { CliContext } from './context.ts';
+import { configPointer } from '../../src-shared/config/paths.ts';
 
 export interface CliContextInit {
   home: string;
@@ -53,7 +54,7 @@ export function createCliContext(init: CliContextInit): CliContext {
       withConfig(
         home,
         async (c) => {
-          const key = `/profiles/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+          const key = configPointer('profiles', name);
           const cur = (await c.call('config.get', { path: key })) as { found: boolean; value?: { servers?: string[] } };
           const have = cur.found ? (cur.value?.servers ?? []) : [];
           const merged = [...have, ...servers.filter((s) => !have.includes(s))];
@@ -73,7 +74,7 @@ export function createCliContext(init: CliContextInit): CliContext {
       withConfig(
         home,
         async (c) => {
-          for (const [name, cfg] of Object.entries(servers)) await c.call('config.set', { path: `/servers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, value: cfg });
+          for (const [name, cfg] of Object.entries(servers)) await c.call('config.set', { path: configPointer('servers', name), value: cfg });
         },
         async (s) => {
           await s.update((raw) => withServers(raw, servers));

@@ -47,7 +47,7 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   install NAME [--version V] [--yes] [--name KEY] [--remote]   add a registry server after showing exactly what runs
   secret set NAME · secret delete NAME   secrets for { "secret": NAME } values (value on stdin)
   login SERVER · logout SERVER    sign in to (or out of) a remote server that asks for it
-  approve SERVER                   trust a server's changed tool definitions (they are withheld until then)
+  approve SERVER [--yes]           approve a server proposed from outside (shown first), and trust its changed tool definitions
   skills list [--profile P] · skills save RUN_ID NAME [--input SCHEMA] · skills remove NAME   saved runs callable from code
   approvals [--json] · approvals approve|deny ID   tool calls from code waiting for approval
 

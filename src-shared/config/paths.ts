@@ -27,6 +27,11 @@ export function formatConfigPath(path: readonly PropertyKey[]): string {
   return path.map((p) => String(p)).join('.');
 }
 
+/** A JSON Pointer to a config value from its keys (which may hold dots and slashes), e.g. `/servers/my.db/env`. */
+export function configPointer(...keys: string[]): string {
+  return keys.map((k) => '/' + k.replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
 /** Own-property read: `__proto__`, `constructor` and the like are keys like any other, never inherited. */
 function ownChild(node: object, seg: PathSegment): { found: boolean; value?: unknown } {
   if (!Object.prototype.hasOwnProperty.call(node, seg)) return { found: false };

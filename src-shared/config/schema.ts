@@ -72,6 +72,13 @@ export const ServerConfig = z
     oauth: OAuthClientConfig.optional(),
     roots: z.array(AbsolutePath, { error: 'expected an array of absolute folder paths' }).optional(),
     rootsFrom: z.enum(ROOTS_FROM, { error: 'expected "config" or "client"' }).optional(),
+    /**
+     * Set when the entry was proposed from outside (an install link, another program) rather than
+     * written by the user: who proposed it. The server waits in `needs-approval`, its command
+     * never run, until the user approves it (the app, `switchboard approve NAME`), which removes
+     * this key (SPEC §3).
+     */
+    proposedBy: z.string({ error: 'expected a sentence naming who proposed the server' }).min(1, 'expected a sentence naming who proposed the server').optional(),
   })
   .superRefine((s, ctx) => {
     if (s.command === undefined && s.url === undefined) {

@@ -1,5 +1,6 @@
 // Trust (SPEC §3): tool definitions are pinned when first seen, a changed one is withheld and
-// flagged until approved; servers proposed from another program's file wait for `--apply`.
+// flagged until approved; servers proposed from another program's file wait for `--apply`, and
+// an entry proposed from outside (`proposedBy`) waits in needs-approval, never run, until approved.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -7,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusReport } from '../../src-shared/api.ts';
-import { BIN, cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from '../helpers/home.ts';
+import { BIN, cleanupHomes, cli, existsSync, FIXTURES, fixtureServer, makeHome, shimClient, waitFor } from '../helpers/home.ts';
 import { hardeningCase } from './hardening-case.ts';
 import { serveEngine } from './serve-engine.ts';
 
@@ -124,6 +125,107 @@ describe('servers proposed from outside', () => {
       expect(JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')).servers.helper).toEqual(proposed);
     } finally {
       rmSync(userHome, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a server proposed from outside waits for approval', () => {
+  hardeningCase('attack', 'an entry with "proposedBy" stays in needs-approval, its command never run, until `switchboard approve` shows it and gets a yes', async (tally) => {
+    const home = makeHome();
+    const marker = path.join(home, 'helper-ran.txt');
+    // The proposed command leaves a mark each time it runs, then serves the basic fixture.
+    const proposed = {
+      command: '/bin/sh',
+      args: ['-c', `echo ran >> '${marker}'; exec '${process.execPath}' '${path.join(FIXTURES, 'basic.mjs')}'`],
+      env: { HELPER_MODE: 'quiet' },
+      proposedBy: 'an install link (cursor)',
+    };
+    const configFile = path.join(home, 'config.json');
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        servers: { helper: proposed, basic: fixtureServer('basic.mjs') },
+        profiles: { main: { servers: ['helper', 'basic'] }, code: { servers: ['helper', 'basic'], surface: 'code' } },
+      }),
+    );
+    let engine = await serveEngine(home);
+    try {
+      // The user's own server starts; the proposed one waits, and says what it would run.
+      const st = await waitFor(async () => {
+        const s = await engine.api<StatusReport>('status');
+        return s.servers.basic?.state === 'ready' ? s : undefined;
+      }, 20_000, 'basic ready');
+      expect(st.servers.helper).toMatchObject({ state: 'needs-approval', tools: 0, lastError: null });
+      expect(st.servers.helper!.proposal).toEqual({ by: 'an install link (cursor)', command: '/bin/sh', args: proposed.args, env: ['HELPER_MODE'] });
+      tally.tried++;
+      await engine.api('servers.restart', { name: 'helper' });
+      expect((await engine.api<StatusReport>('status')).servers.helper!.state).toBe('needs-approval');
+      expect(existsSync(marker)).toBe(false);
+      tally.held++;
+
+      // Absent from lists, refused when called by name and from code, with a sentence saying what to do.
+      tally.tried++;
+      const client = await shimClient(home, 'main');
+      const listed = (await client.listTools()).tools.map((t) => t.name);
+      expect(listed).toContain('basic__echo');
+      expect(listed.filter((n) => n.startsWith('helper'))).toEqual([]);
+      const call = await client.callTool({ name: 'helper__echo', arguments: { text: 'x' } }).then((r) => r as CallToolResult, (e: Error) => e);
+      const callText = call instanceof Error ? call.message : JSON.stringify(call.content);
+      expect(call instanceof Error || call.isError).toBe(true);
+      const exec = await engine.api<{ text: string; isError: boolean }>('exec', { profile: 'code', code: 'return await helper.echo({ text: "x" })' });
+      expect(exec.isError).toBe(true);
+      expect(exec.text).toContain('switchboard approve helper');
+      await client.close();
+      expect(existsSync(marker)).toBe(false);
+      tally.held++;
+      expect(callText).not.toContain('"x"');
+
+      // `approve` shows exactly what runs and writes nothing without a yes.
+      tally.tried++;
+      const before = readFileSync(configFile, 'utf8');
+      const refused = cli(home, ['approve', 'helper'], '');
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toContain('proposed by an install link (cursor)');
+      expect(refused.stdout).toContain('"/bin/sh"');
+      expect(refused.stdout).toContain(JSON.stringify(proposed.args));
+      expect(refused.stdout).toContain('Nothing was approved');
+      expect(cli(home, ['approve', 'helper'], 'n\n').stdout).toContain('Nothing was approved.');
+      expect(readFileSync(configFile, 'utf8')).toBe(before);
+      expect(existsSync(marker)).toBe(false);
+      tally.held++;
+
+      // The yes removes the mark of the proposal, and the entry runs as written.
+      const approved = cli(home, ['approve', 'helper'], 'y\n');
+      expect(approved.code).toBe(0);
+      expect(approved.stdout).toContain('Approved "helper": it starts now.');
+      const { proposedBy: _, ...asWritten } = proposed;
+      expect(JSON.parse(readFileSync(configFile, 'utf8')).servers.helper).toEqual(asWritten);
+      const ready = await waitFor(async () => {
+        const s = await engine.api<StatusReport>('status');
+        return s.servers.helper?.state === 'ready' ? s : undefined;
+      }, 20_000, 'helper ready after approval');
+      expect(ready.servers.helper!.proposal).toBeUndefined();
+      expect(readFileSync(marker, 'utf8')).toBe('ran\n');
+      const after = await shimClient(home, 'main');
+      expect(((await after.callTool({ name: 'helper__echo', arguments: { text: 'hi' } })) as CallToolResult).content[0]).toMatchObject({ text: 'hi' });
+      await after.close();
+      expect(cli(home, ['approve', 'helper']).stdout).toContain('nothing waiting for approval');
+
+      // With no engine running: status reads the proposal from config.json, approve writes it.
+      await engine.stop();
+      const cfg = JSON.parse(readFileSync(configFile, 'utf8'));
+      cfg.servers.other = { ...asWritten, proposedBy: 'a setup script' };
+      writeFileSync(configFile, JSON.stringify(cfg));
+      const offline = JSON.parse(cli(home, ['status', '--json']).stdout) as StatusReport;
+      expect(offline.pid).toBeNull();
+      expect(offline.servers.other).toMatchObject({ state: 'needs-approval', proposal: { by: 'a setup script', command: '/bin/sh' } });
+      expect(offline.servers.helper!.state).toBe('starting');
+      const direct = cli(home, ['approve', 'other', '--yes']);
+      expect(direct.code).toBe(0);
+      expect(direct.stdout).toContain('Approved "other": it starts with the engine.');
+      expect(JSON.parse(readFileSync(configFile, 'utf8')).servers.other).toEqual(asWritten);
+    } finally {
+      await engine.stop();
     }
   });
 });

@@ -356,6 +356,8 @@ describe('servers page: sign-in and changed tools', () => {
       servers: {
         rug: { command: NODE, args: [path.join(FIXTURES, 'rug-pull.mjs')], env: { RUG_FILE: rugFile } },
         remote: { url: oauth.mcp },
+        // Written by "another program": waits for approval, never started until then.
+        proposed: { command: NODE, args: [BASIC, '--from-a-link'], proposedBy: 'a setup script' },
       },
       profiles: { p: { servers: ['rug', 'remote'] } },
     });
@@ -392,6 +394,21 @@ describe('servers page: sign-in and changed tools', () => {
     await row.getByRole('button', { name: 'Tools' }).click();
     await row.getByLabel('Tools of rug').getByText('fetch_page').waitFor();
     assert.equal(await row.getByText('changed, hidden until approved').count(), 0);
+  });
+
+  it('a server proposed from outside shows what it runs, waits, and starts once approved', { timeout: 90_000 }, async () => {
+    const row = sp.locator('[data-server="proposed"]');
+    await row.locator('[data-testid="state"]', { hasText: 'needs-approval' }).waitFor({ timeout: 20_000 });
+    const note = row.getByRole('region', { name: 'Proposed server proposed' });
+    await note.getByText('Proposed by a setup script').waitFor();
+    assert.equal(await note.getByTestId('proposal-command').textContent(), NODE);
+    assert.equal(await note.getByText('--from-a-link').count(), 1);
+    assert.equal(((await ss.api('status')) as { servers: Record<string, { state: string; pid?: number }> }).servers.proposed!.pid, undefined);
+    await screenshot(sp, 'servers-proposed');
+    await note.getByRole('button', { name: 'Approve and start' }).click();
+    await row.locator('[data-testid="state"]', { hasText: 'ready' }).waitFor({ timeout: 20_000 });
+    assert.equal(await row.getByRole('region', { name: 'Proposed server proposed' }).count(), 0);
+    assert.equal((JSON.parse(ss.configBytes()) as { servers: Record<string, Record<string, unknown>> }).servers.proposed!.proposedBy, undefined);
   });
 
   it('signs in to a remote server in a new tab and shows who is signed in', { timeout: 90_000 }, async () => {

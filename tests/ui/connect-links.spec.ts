@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { BASIC, NODE, SHOTS, openBrowser, screenshot, serve, type Browser, type Served } from './harness.ts';
-import { startOAuthServer, type OAuthServer } from '../engine/oauth/helpers.ts';
+import { startOAuthServer, type OAuthServer } from '../engine/upstream/oauth/helpers.ts';
 import { loadEntries, startRegistry, type LocalRegistry } from '../fixtures/registry/registry-server.ts';
 
 let s: Served;
@@ -108,7 +108,7 @@ describe('install links and sign-in on the Catalog page', () => {
     const link = `cursor://anysphere.cursor-deeplink/mcp/install?name=time&config=${config}`;
     const before = s.configBytes();
     // What the desktop app does with a link it received: open #/catalog/<link>.
-    await page.evaluate((h) => (location.hash = h), `#/catalog/${encodeURIComponent(link)}`);
+    await page.evaluate((h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h), `#/catalog/${encodeURIComponent(link)}`);
     const review = page.getByTestId('catalog-review');
     await review.waitFor({ timeout: 20_000 });
     await review.getByTestId('catalog-link-warning').getByText(/An install link \(Cursor format\) asks to add this server/).waitFor();

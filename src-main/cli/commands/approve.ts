@@ -1,34 +1,54 @@
-// `switchboard approve SERVER`: trusts the changed tool definitions of one server (SPEC §3).
-// Through the running engine when there is one (its clients see the tools again at once),
-// else straight in the home's pins file, which the next engine reads.
+// `switchboard approve SERVER [--yes]` (SPEC §3): approves what waits for the user on one server.
+// A server proposed from outside (its entry has `proposedBy`) is shown exactly as it will run and
+// approved after a yes, which removes that key; changed tool definitions are trusted as they are.
+// Through the running engine when there is one (clients see the change at once), else straight
+// in the home's config.json and pins file, which the next engine reads.
+import type { ServerConfig } from '../../../src-shared/config/schema.ts';
+import { configPointer } from '../../../src-shared/config/paths.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 import { ensureHome, homePaths } from '../../engine/home.ts';
 import { PinStore } from '../../engine/trust/pins.ts';
-import { SocketControlClient } from '../engine-client.ts';
+import { proposalLines, proposalOf, proposalPointer } from '../../engine/trust/proposals.ts';
+import { parseFlags } from '../args.ts';
+import { withConfig } from '../cli-context.ts';
 import type { CliContext } from '../context.ts';
+import { configGet, stdinAsker, type InstallDeps } from './install.ts';
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const [server, ...rest] = args;
-  if (!server || rest.length || server.startsWith('-')) {
-    throw new SwitchboardError('bad-request', 'Usage: switchboard approve SERVER (trusts the changed tools of that server)');
+export async function run(args: string[], ctx: CliContext, deps?: Partial<Pick<InstallDeps, 'ask'>>): Promise<number> {
+  const { values, positionals } = parseFlags('approve', args, { yes: { type: 'boolean' } });
+  const [server, ...rest] = positionals;
+  if (!server || rest.length) {
+    throw new SwitchboardError('bad-request', 'Usage: switchboard approve SERVER [--yes] (approves a server proposed from outside, and trusts the changed tools of that server)');
+  }
+  const entry = await configGet(ctx.home, configPointer('servers', server));
+  const proposal = entry.found && entry.value && typeof entry.value === 'object' ? proposalOf(entry.value as ServerConfig) : undefined;
+  if (proposal) {
+    ctx.stdout(proposalLines(server, proposal).join('\n') + '\n');
+    if (!values.yes) {
+      const answer = await (deps?.ask ?? stdinAsker(ctx))(`Approve "${t(server)}" and let it run? [y/N] `, { secret: false });
+      if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
+        ctx.stdout(answer === null ? 'Nothing was approved: no answer (pass --yes to approve without a prompt).\n' : 'Nothing was approved.\n');
+        return 1;
+      }
+    }
   }
   const paths = homePaths(ctx.home);
-  let approved: string[];
-  const client = await SocketControlClient.connect(paths);
-  if (client) {
-    try {
-      approved = (await client.call('servers.approve', { name: server })).approved ?? [];
-    } finally {
-      client.close();
-    }
-  } else {
-    ensureHome(paths);
-    approved = new PinStore(paths.pinsFile, { onError: (m) => ctx.stderr(`switchboard: ${m}\n`) }).approve(server);
-  }
-  ctx.stdout(
-    approved.length
-      ? `Approved the changed tools of "${server}": ${approved.join(', ')}. Clients see them again.\n`
-      : `"${server}" has no changed tools waiting for approval.\n`,
+  const result = await withConfig(
+    ctx.home,
+    async (c) => {
+      const r = await c.call('servers.approve', { name: server });
+      return { tools: r.approved ?? [], server: r.server === true, running: true };
+    },
+    async (store) => {
+      const approvedServer = proposal !== undefined && (await store.unset(proposalPointer(server)));
+      ensureHome(paths);
+      const tools = new PinStore(paths.pinsFile, { onError: (m) => ctx.stderr(`switchboard: ${m}\n`) }).approve(server);
+      return { tools, server: approvedServer, running: false };
+    },
   );
+  if (result.server) ctx.stdout(`Approved "${t(server)}": ${result.running ? 'it starts now' : 'it starts with the engine'}.\n`);
+  if (result.tools.length) ctx.stdout(`Approved the changed tools of "${t(server)}": ${result.tools.map((n) => t(n)).join(', ')}. Clients see them again.\n`);
+  if (!result.server && !result.tools.length) ctx.stdout(`"${t(server)}" has nothing waiting for approval (it was not proposed from outside, and no tool of it changed).\n`);
   return 0;
 }

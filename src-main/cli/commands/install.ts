@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
+import { configPointer } from '../../../src-shared/config/paths.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { bundleDir, bundlePlan, readBundle, unpackBundle } from '../../engine/catalog/bundle.ts';
 import { linkPlan, parseInstallLink, type InstallLink } from '../../engine/catalog/install-link.ts';
@@ -31,7 +32,6 @@ export interface InstallDeps {
   fetch?: typeof fetch;
 }
 
-const pointer = (...parts: string[]) => '/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 export function configGet(home: string, path: string): Promise<{ found: boolean; value?: unknown }> {
   return withConfig(
@@ -51,7 +51,7 @@ export function configSet(home: string, path: string, value: unknown): Promise<v
 
 /** The registry client for this home's settings.registry (the official registry by default). */
 export async function registryFor(home: string, fetchImpl?: typeof fetch): Promise<RegistryClient> {
-  const setting = await configGet(home, pointer('settings', 'registry'));
+  const setting = await configGet(home, configPointer('settings', 'registry'));
   return new RegistryClient({ baseUrl: setting.found ? (setting.value as string) : undefined, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
 }
 
@@ -171,11 +171,11 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   const requested = values.name;
   if (requested !== undefined && !SERVER_NAME_RE.test(requested)) throw new SwitchboardError('bad-request', `--name "${requested}" is not a server name: letters, digits, "_", "." and "-".`);
   let serverName = requested ?? installed?.serverName ?? buildPlan(entry, values.remote ? { prefer: 'remote' } : {}).serverName;
-  const existing = await configGet(ctx.home, pointer('servers', serverName));
+  const existing = await configGet(ctx.home, configPointer('servers', serverName));
   if (existing.found && installed?.serverName !== serverName) {
     if (requested) throw new SwitchboardError('bad-request', `config.json already has a server "${serverName}"; choose another --name.`);
     let n = 2;
-    while ((await configGet(ctx.home, pointer('servers', `${serverName}-${n}`))).found) n++;
+    while ((await configGet(ctx.home, configPointer('servers', `${serverName}-${n}`))).found) n++;
     serverName = `${serverName}-${n}`;
   }
   if (installed && installed.serverName === serverName) {
@@ -235,7 +235,7 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
     const store = new FileSecretStore(paths.secretsFile);
     for (const [k, v] of Object.entries(resolved.secrets)) store.set(k, v);
   }
-  await configSet(ctx.home, pointer('servers', serverName), resolved.config);
+  await configSet(ctx.home, configPointer('servers', serverName), resolved.config);
   ctx.stdout(
     `Added "${serverName}" to config.json${Object.keys(resolved.secrets).length ? ` and ${Object.keys(resolved.secrets).length} secret(s) to the secret store` : ''}.\n` +
       `Next: add it to a profile, e.g. switchboard config set profiles.PROFILE.servers '[…, "${serverName}"]', or in the app's Profiles page.\n`,
@@ -269,7 +269,7 @@ async function offerSignIn(serverName: string, config: Record<string, unknown>, 
 async function installFromLink(link: Extract<InstallLink, { kind: 'entry' }>, values: { yes?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
   const base = values.name ?? serverKeyFor(`link/${link.name}`);
   let serverName = base;
-  for (let n = 2; !values.name && (await configGet(ctx.home, pointer('servers', serverName))).found; n++) serverName = `${base}-${n}`;
+  for (let n = 2; !values.name && (await configGet(ctx.home, configPointer('servers', serverName))).found; n++) serverName = `${base}-${n}`;
   const plan = linkPlan(link, serverName);
   ctx.stdout(`An install link (${link.from}) asks to add the server "${link.name}". Check every part below before you agree.\n`);
   return (await approveAndWrite(plan, ctx, d, values.yes === true)) ? 0 : 1;
@@ -289,7 +289,7 @@ async function installBundle(file: string, values: { yes?: boolean; name?: strin
   if (!values.name) {
     const base = plan.serverName;
     let n = 1;
-    while ((await configGet(ctx.home, pointer('servers', plan.serverName))).found) plan.serverName = `${base}-${++n}`;
+    while ((await configGet(ctx.home, configPointer('servers', plan.serverName))).found) plan.serverName = `${base}-${++n}`;
   }
   ctx.stdout(`Bundle ${bundle.manifest.name} ${bundle.manifest.version}: ${Object.keys(bundle.files).length} files, ${bundle.manifest.serverType} server (${bundle.manifest.entryPoint || 'no entry point named'}).\n`);
   const ok = await approveAndWrite(plan, ctx, d, values.yes === true, () => unpackBundle(bundle, dir));

@@ -4,6 +4,7 @@ import type { StatusReport } from '../../../src-shared/api.ts';
 import { validateConfigText } from '../../../src-shared/config/validate.ts';
 import { decodeUtf8 } from '../../engine/config/store.ts';
 import { homePaths } from '../../engine/home.ts';
+import { proposalOf } from '../../engine/trust/proposals.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
@@ -42,6 +43,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout(`  ${t(name).padEnd(20)} ${t(s.state).padEnd(15)} ${String(s.tools).padStart(4)} tools${s.lastError ? `  — ${t(s.lastError)}` : ''}\n`);
     if (s.changedTools?.length) {
       ctx.stdout(`  ${''.padEnd(20)} ${s.changedTools.length} changed tool(s) withheld: ${s.changedTools.map((n) => t(n)).join(', ')} — review, then \`switchboard approve ${t(name)}\`\n`);
+    }
+    if (s.proposal) {
+      const runs = s.proposal.command !== undefined ? [s.proposal.command, ...(s.proposal.args ?? [])].join(' ') : (s.proposal.url ?? '');
+      ctx.stdout(`  ${''.padEnd(20)} proposed by ${t(s.proposal.by)}, not run yet (${t(runs)}) — review, then \`switchboard approve ${t(name)}\`\n`);
     }
     if (s.auth.state === 'needs-sign-in') ctx.stdout(`  ${''.padEnd(20)} needs you to sign in: \`switchboard login ${t(name)}\`\n`);
   }
@@ -85,10 +90,12 @@ function offlineStatus(file: string, home: string): StatusReport {
   };
   if (v?.ok) {
     for (const [name, s] of Object.entries(v.config.servers)) {
+      const proposal = proposalOf(s);
       report.servers[name] = {
-        state: s.disabled ? 'disabled' : 'starting',
+        state: proposal ? 'needs-approval' : s.disabled ? 'disabled' : 'starting',
         tools: 0,
-        lastError: s.disabled ? null : 'The engine is not running.',
+        lastError: proposal || s.disabled ? null : 'The engine is not running.',
+        ...(proposal ? { proposal } : {}),
         auth: { state: 'none' },
         kind: s.url ? 'remote' : 'local',
         restarts: 0,

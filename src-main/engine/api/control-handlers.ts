@@ -11,10 +11,12 @@ import type { AuditLog } from '../records/audit-log.ts';
 import type { RunStore } from '../records/run-store.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { PinStore } from '../trust/pins.ts';
+import { proposalPointer, proposedBy } from '../trust/proposals.ts';
 import type { Supervisor } from '../upstream/supervisor.ts';
 import type { CodeRunner } from '../codemode/code-runner.ts';
 import { testServerConnection } from '../upstream/test-connection.ts';
 import { ownEntry, ProfileConfig } from '../../../src-shared/config/schema.ts';
+import { configPointer } from '../../../src-shared/config/paths.ts';
 import { catalogHandlers } from '../catalog/catalog-control.ts';
 import { clientHandlers } from '../clients/client-control.ts';
 import { loginShellPath } from '../upstream/command-resolve.ts';
@@ -124,10 +126,13 @@ export class ControlHandler {
         };
       },
       'servers.test': async (p) => testServerConnection(p.config, { logsDir: e.paths.logsDir }),
-      'servers.approve': (p) => {
+      'servers.approve': async (p) => {
         const name = requireString(p.name, 'the server name');
-        if (!e.supervisor.get(name) && !e.pins.changedTools(name).length) throw new SwitchboardError('unknown-server', `There is no server "${name}".`);
-        return { ok: true, approved: e.approveTools(name) };
+        const entry = ownEntry(e.config.config.servers, name);
+        if (!entry && !e.supervisor.get(name) && !e.pins.changedTools(name).length) throw new SwitchboardError('unknown-server', `There is no server "${name}".`);
+        // A server proposed from outside: removing `proposedBy` is the approval; the config change starts it.
+        const server = entry !== undefined && proposedBy(entry) !== undefined && (await e.config.unset(proposalPointer(name)));
+        return { ok: true, approved: e.approveTools(name), ...(server ? { server: true } : {}) };
       },
       'servers.signIn': (p) => this.#signIns.start(requireString(p.name, 'the server name')),
       'servers.signOut': (p) => this.#signIns.signOut(requireString(p.name, 'the server name')),
@@ -208,7 +213,7 @@ export class ControlHandler {
         platform: process.platform,
         registry: () => (e.config.raw.settings as { registry?: unknown } | undefined)?.registry,
         servers: () => e.config.config.servers,
-        setServer: (name, cfg) => e.config.set(`/servers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, cfg),
+        setServer: (name, cfg) => e.config.set(configPointer('servers', name), cfg),
         secrets: e.secrets,
         loginPath: loginShellPath,
       }),

@@ -13,35 +13,37 @@ import { serveControlConnection } from './control-connection.ts';
 /** Longest hello line accepted, in bytes. */
 const MAX_HELLO = 64 * 1024;
 
+/** What the socket serves: MCP sessions (the gateway) and control connections. */
+export interface SocketServices {
+  gateway: Pick<Gateway, 'connect'>;
+  control: ControlHandler;
+}
+
 export class SocketServer {
   readonly path: string;
-  readonly #server: net.Server;
+  readonly #server = net.createServer();
   readonly #sockets = new Set<net.Socket>();
 
-  private constructor(path: string, server: net.Server) {
+  constructor(path: string, services: SocketServices) {
     this.path = path;
-    this.#server = server;
+    this.#server.on('connection', (sock) => this.#accept(sock, services.gateway, services.control));
   }
 
-  static async listen(path: string, gateway: Gateway, control: ControlHandler): Promise<SocketServer> {
+  async listen(): Promise<void> {
     // A socket file left by a dead engine blocks listen(); the engine lock guarantees that no
     // live engine owns it when we get here.
-    if (process.platform !== 'win32' && existsSync(path)) unlinkSync(path);
-    const server = net.createServer();
-    const self = new SocketServer(path, server);
-    server.on('connection', (sock) => self.#accept(sock, gateway, control));
+    if (process.platform !== 'win32' && existsSync(this.path)) unlinkSync(this.path);
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => {
-        server.off('error', reject);
+      this.#server.once('error', reject);
+      this.#server.listen(this.path, () => {
+        this.#server.off('error', reject);
         resolve();
       });
     });
-    if (process.platform !== 'win32') chmodSync(path, 0o600);
-    return self;
+    if (process.platform !== 'win32') chmodSync(this.path, 0o600);
   }
 
-  #accept(sock: net.Socket, gateway: Gateway, control: ControlHandler): void {
+  #accept(sock: net.Socket, gateway: SocketServices['gateway'], control: ControlHandler): void {
     this.#sockets.add(sock);
     sock.on('close', () => this.#sockets.delete(sock));
     sock.on('error', () => {});

@@ -49,7 +49,7 @@ function readinessClause(r: ServerReadiness): string {
     case 'disabled':
       return `${r.server} is disabled in config.json`;
     case 'needs-approval':
-      return `${r.server} waits for approval`;
+      return `${r.server} was proposed from outside and waits for your approval (review it in the app or run \`switchboard approve ${r.server}\`)`;
     case 'needs-sign-in':
       return `${r.server} needs you to sign in again (switchboard login ${r.server})`;
     case 'missing':

@@ -41,8 +41,7 @@ export interface HttpEngine {
   readonly gateway: Gateway;
 }
 
-export interface HttpServerOptions {
-  engine: HttpEngine;
+export interface ListenOptions {
   port: number;
   /** Take the next free port when `port` is busy. */
   fallbackToNext: boolean;
@@ -50,34 +49,45 @@ export interface HttpServerOptions {
 }
 
 export class HttpServer {
-  readonly url: string;
-  readonly port: number;
-  readonly #server: http.Server;
+  readonly #server = http.createServer();
   readonly #engine: HttpEngine;
   readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
   #sweeper: NodeJS.Timeout | undefined;
   #modern: ModernMcpEndpoint | undefined;
+  #url: string | null = null;
+  #port = 0;
 
-  private constructor(server: http.Server, engine: HttpEngine, host: string, port: number) {
-    this.#server = server;
+  constructor(engine: HttpEngine) {
     this.#engine = engine;
-    this.port = port;
-    this.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    this.#server.on('request', (req, res) => {
+      this.#handle(req, res).catch((err) => {
+        if (!res.headersSent) sendJson(res, 500, { error: toErrorData(err) });
+        else res.end();
+      });
+    });
   }
 
-  static async start(opts: HttpServerOptions): Promise<HttpServer> {
+  /** Starts a server for `engine` on loopback (a test's shorthand for constructor + listen). */
+  static async start(opts: ListenOptions & { engine: HttpEngine }): Promise<HttpServer> {
+    const server = new HttpServer(opts.engine);
+    await server.listen(opts);
+    return server;
+  }
+
+  /** Binds a loopback port, the next free one when `fallbackToNext` and `port` is busy. */
+  async listen(opts: ListenOptions): Promise<void> {
     const host = opts.host ?? '127.0.0.1';
     let port = opts.port;
     for (let attempt = 0; ; attempt++) {
-      const server = http.createServer();
       try {
         await new Promise<void>((resolve, reject) => {
-          server.once('error', reject);
-          server.listen(port, host, () => {
-            server.off('error', reject);
+          this.#server.once('error', reject);
+          this.#server.listen(port, host, () => {
+            this.#server.off('error', reject);
             resolve();
           });
         });
+        break;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && opts.fallbackToNext && attempt < 50) {
           port++;
@@ -85,18 +95,25 @@ export class HttpServer {
         }
         throw err;
       }
-      const actual = (server.address() as AddressInfo).port;
-      const self = new HttpServer(server, opts.engine, host, actual);
-      self.#sweeper = setInterval(() => self.#expireIdleSessions(), SWEEP_MS);
-      self.#sweeper.unref();
-      server.on('request', (req, res) => {
-        self.#handle(req, res).catch((err) => {
-          if (!res.headersSent) sendJson(res, 500, { error: toErrorData(err) });
-          else res.end();
-        });
-      });
-      return self;
     }
+    this.#port = (this.#server.address() as AddressInfo).port;
+    this.#url = `http://${host.includes(':') ? `[${host}]` : host}:${this.#port}`;
+    this.#sweeper = setInterval(() => this.#expireIdleSessions(), SWEEP_MS);
+    this.#sweeper.unref();
+  }
+
+  /** The base URL (http://127.0.0.1:PORT); asked for only once listen() resolved. */
+  get url(): string {
+    if (this.#url === null) throw new Error('The HTTP server is not listening yet.');
+    return this.#url;
+  }
+
+  get listening(): boolean {
+    return this.#url !== null;
+  }
+
+  get port(): number {
+    return this.#port;
   }
 
   #allowedHosts(): Set<string> {

@@ -1,10 +1,13 @@
 // Tool pinning (SPEC §3, the "rug pull"): the first definition seen of each tool is trusted and
 // remembered; a later change of its description or schemas withholds that tool — not listed,
 // not callable, absent from code mode — until the user approves the new definition.
+// Pins are recorded when a catalog arrives (record), read when tools are listed (visible) and
+// checked when one is called (checkCall); only record and approve write pins.json.
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
+import { withheldToolSentence } from './why-unavailable.ts';
 
 /** pins.json: per server, per tool, the hash of the approved definition and of a pending change. */
 interface PinFile {
@@ -57,16 +60,14 @@ export class PinStore {
   }
 
   /**
-   * The tools of `server` that may be shown: pinned ones unchanged, and new ones (pinned now).
-   * Changed ones are left out and recorded as pending.
+   * A catalog of `server` arrived (the server became ready or its tools changed): new tools are
+   * pinned as first seen, and those whose definition differs from their pin are recorded as
+   * pending. The one place pins.json is written besides approve().
    */
-  filter(server: string, tools: Tool[]): Tool[] {
-    const hit = this.#cache.get(tools);
-    if (hit && hit.epoch === this.#epoch) return hit.tools;
+  record(server: string, tools: readonly Tool[]): void {
     let pins = this.#data.servers.get(server);
     if (!pins) this.#data.servers.set(server, (pins = new Map()));
     const pending = new Map<string, string>();
-    const shown: Tool[] = [];
     let dirty = false;
     for (const t of tools) {
       const hash = toolDefinitionHash(t);
@@ -74,18 +75,38 @@ export class PinStore {
       if (pinned === undefined) {
         pins.set(t.name, hash);
         dirty = true;
-        shown.push(t);
-      } else if (pinned === hash) shown.push(t);
-      else pending.set(t.name, hash);
+      } else if (pinned !== hash) pending.set(t.name, hash);
     }
     if (!sameMap(this.#data.pending.get(server) ?? new Map(), pending)) {
       if (pending.size) this.#data.pending.set(server, pending);
       else this.#data.pending.delete(server);
       dirty = true;
     }
-    if (dirty) this.#write();
+    if (dirty) {
+      this.#epoch++;
+      this.#write();
+    }
+  }
+
+  /**
+   * The tools of `server` that may be shown: those matching their pin, and those not pinned yet
+   * (a first definition is trusted; record() pins it). A read: it writes nothing.
+   */
+  visible(server: string, tools: Tool[]): Tool[] {
+    const hit = this.#cache.get(tools);
+    if (hit && hit.epoch === this.#epoch) return hit.tools;
+    const pins = this.#data.servers.get(server);
+    const shown = pins ? tools.filter((t) => {
+      const pinned = pins.get(t.name);
+      return pinned === undefined || pinned === toolDefinitionHash(t);
+    }) : tools;
     this.#cache.set(tools, { epoch: this.#epoch, tools: shown });
     return shown;
+  }
+
+  /** At call time (the call pipeline's pin check, gateway.ts): why the tool is withheld and what to do, or undefined. */
+  checkCall(server: string, tool: string): string | undefined {
+    return this.withheld(server, tool) ? withheldToolSentence(server, tool) : undefined;
   }
 
   /** Whether a tool is withheld right now (its definition changed since it was pinned). */

@@ -26,6 +26,7 @@ import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
 import { answerWithoutClient } from './answer-without-client.ts';
+import { proposedBy } from '../trust/proposals.ts';
 import { callFailure, crashMessage, startErrorMessage, unavailableError, type FailureContext } from './upstream-errors.ts';
 
 export interface ServerRequestExtra {
@@ -83,6 +84,15 @@ export interface CallOptions {
   context?: unknown;
 }
 
+/**
+ * Why a server must not run, if it must not: disabled in config.json, or proposed from outside
+ * and not approved yet (SPEC §3: its command never runs before the user's approval).
+ */
+function heldBack(config: ServerConfig): 'disabled' | 'needs-approval' | undefined {
+  if (proposedBy(config) !== undefined) return 'needs-approval';
+  return config.disabled ? 'disabled' : undefined;
+}
+
 export class Upstream {
   readonly name: string;
   #config: ServerConfig;
@@ -120,7 +130,7 @@ export class Upstream {
     this.#opts = opts;
     this.#log = new RedactingServerLog(path.join(opts.logsDir, `${name}.log`), opts.secretValues ?? (() => []), { maxBytes: opts.maxLogBytes });
     this.#catalog = new CatalogCache((line) => this.#log.note(line));
-    this.#state = config.disabled ? 'disabled' : 'starting';
+    this.#state = heldBack(config) ?? 'starting';
     if (config.url !== undefined && opts.secrets) {
       this.#auth = new UpstreamAuth(name, config, opts.secrets, { resolveSecret: opts.resolveSecret, onChange: () => this.#notifyState() });
     }
@@ -200,15 +210,15 @@ export class Upstream {
     return this.#log.tail(lines);
   }
 
-  /** Starts the server (a disabled one stays disabled). Progress shows in state and lastError. */
+  /** Starts the server (a disabled or unapproved one stays so). Progress shows in state and lastError. */
   start(): void {
-    if (this.#disposed || this.config.disabled) return;
+    if (this.#disposed || heldBack(this.config)) return;
     void this.#connect();
   }
 
   /** Stops and starts again, forgetting earlier failures: the way out of `failed`. */
   async restart(): Promise<void> {
-    if (this.#disposed || this.config.disabled) return;
+    if (this.#disposed || heldBack(this.config)) return;
     this.#restarts++;
     this.#failedStarts = 0;
     this.#quickCrashes = 0;

@@ -58,14 +58,6 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     });
   }
 
-  /** Handlers may be attached after construction (the gateway is built after the supervisor). */
-  set onServerRequest(handler: ServerRequestHandler | undefined) {
-    this.#opts.onServerRequest = handler;
-  }
-  set onNotification(handler: NotificationHandler | undefined) {
-    this.#opts.onNotification = handler;
-  }
-
   /** Starts new servers, stops removed ones, restarts those whose config changed. */
   apply(servers: Record<string, ServerConfig>): void {
     if (this.#disposed) return;

@@ -5,6 +5,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ChildExit } from './stdio-transport.ts';
+import { waitingServerSentence } from '../trust/why-unavailable.ts';
 
 export interface FailureContext {
   name: string;
@@ -61,7 +62,7 @@ export function unavailableError(name: string, state: ServerState, disposed: boo
     case 'failed':
       return new SwitchboardError('server-unavailable', `${name} is not running: ${lastError ?? 'it failed to start'}`);
     case 'needs-approval':
-      return new SwitchboardError('server-unavailable', `${name} is waiting for your approval`);
+      return new SwitchboardError('server-unavailable', waitingServerSentence(name));
     default:
       return new SwitchboardError('server-unavailable', `${name} is not ready yet (${state})`);
   }

@@ -12,7 +12,7 @@ import { probeSignIn } from '../../../src-main/engine/catalog/sign-in-probe.ts';
 import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';
 import { BIN, cleanupHomes, makeHome, ROOT } from '../../helpers/home.ts';
 import { loadEntries, startRegistry, type LocalRegistry } from '../../fixtures/registry/registry-server.ts';
-import { FAKE_BROWSER, browserLaunches, startOAuthServer, storedSignIn, type OAuthServer } from '../oauth/helpers.ts';
+import { FAKE_BROWSER, browserLaunches, startOAuthServer, storedSignIn, type OAuthServer } from '../upstream/oauth/helpers.ts';
 
 let oauth: OAuthServer;
 let registry: LocalRegistry;

@@ -1,0 +1,70 @@
+// `status` (SPEC §4): the engine, its servers, profiles, clients and whatever needs the user.
+import type { ProfileStatus, ServerStatus, StatusReport } from '../../src-shared/api.ts';
+import type { ConfigStore } from './config/store.ts';
+import type { Gateway } from './gateway/gateway.ts';
+import { clientLimitFields, clientLimitsReport } from './gateway/client-limits.ts';
+import type { ApprovalCenter } from './codemode/approvals.ts';
+import type { RecordLosses } from './records/record-losses.ts';
+import type { SecretStore } from './secrets/secret-store.ts';
+
+export interface StatusSources {
+  version: string;
+  home: string;
+  token: string;
+  /** The HTTP server's address, or null when the engine serves none. */
+  httpUrl: string | null;
+  servers(): string[];
+  server(name: string): ServerStatus | undefined;
+  gateway: Pick<Gateway, 'sessions' | 'profileNames' | 'view'>;
+  config: Pick<ConfigStore, 'status'>;
+  secrets: Pick<SecretStore, 'kind'>;
+  recordLosses: Pick<RecordLosses, 'list'>;
+  approvals: Pick<ApprovalCenter, 'list'>;
+}
+
+export function statusReport(s: StatusSources): StatusReport {
+  const servers: Record<string, ServerStatus> = {};
+  for (const name of s.servers()) servers[name] = s.server(name)!;
+  const profiles: Record<string, ProfileStatus> = {};
+  const limits = clientLimitsReport(s.gateway.sessions);
+  for (const name of s.gateway.profileNames()) {
+    const view = s.gateway.view(name)!;
+    const p: ProfileStatus = {
+      surface: view.surface,
+      servers: [...view.servers],
+      tools: view.exposedToolCount(),
+      url: s.httpUrl ? `${s.httpUrl}/mcp/${encodeURIComponent(name)}` : null,
+    };
+    if (view.surface === 'code') {
+      const cat = view.codeCatalog();
+      p.inlineDeclarations = cat.inline;
+      p.declarationChars = cat.declarationChars;
+      p.budgets = view.budgets;
+    }
+    const warnings = limits.byProfile.get(name);
+    if (warnings) p.warnings = warnings;
+    profiles[name] = p;
+  }
+  const approvals = s.approvals.list();
+  const losses = s.recordLosses.list();
+  return {
+    pid: process.pid,
+    version: s.version,
+    home: s.home,
+    http: s.httpUrl ? { url: s.httpUrl, token: s.token } : null,
+    servers,
+    profiles,
+    config: s.config.status,
+    secrets: { store: s.secrets.kind },
+    ...(losses.length ? { recordLosses: losses } : {}),
+    ...(approvals.length ? { approvals } : {}),
+    clients: [...s.gateway.sessions].map((c) => ({
+      id: c.id,
+      name: c.clientName,
+      profile: c.profile,
+      transport: c.transportKind,
+      since: c.since,
+      ...clientLimitFields(limits.bySession.get(c)),
+    })),
+  };
+}
