@@ -111,4 +111,17 @@ describe('picking the tools one client gets', () => {
     await until(async () => ((await toolNames()).length === 117 ? true : undefined), 'all tools again');
     await picker.waitFor({ state: 'detached' });
   });
+
+  it('says when the client gets code mode, and gives it the profile as it is again', { timeout: 90_000 }, async () => {
+    await page.locator('[data-profile-warnings="big"]').getByRole('button', { name: 'Give Cursor code mode' }).click();
+    const line = page.locator('[data-profile-clients="big"] [data-client-surface="cursor"]');
+    await line.getByText(/Cursor \(known from its connector;.*\) gets code mode$/).waitFor({ timeout: 20_000 });
+    await until(async () => ((await toolNames()).length === 3 ? true : undefined), 'code mode for the client');
+    await line.getByRole('button', { name: 'Give Cursor the profile as it is' }).click();
+    await page.getByText('Cursor now gets “big” as every client does.').waitFor({ timeout: 15_000 });
+    const cfg = JSON.parse(s.configBytes()) as { profiles: { big: { clients?: Record<string, unknown> } } };
+    assert.equal(cfg.profiles.big.clients?.cursor, undefined);
+    await until(async () => ((await toolNames()).length === 117 ? true : undefined), 'the tools surface again');
+    await line.getByText(/gets 117 tools$/).waitFor({ timeout: 20_000 });
+  });
 });
