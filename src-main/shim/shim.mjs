@@ -1,5 +1,5 @@
 // @ts-check
-// `switchboard shim --profile P [--home D]`: a stdio MCP server for one client, relayed as bytes
+// `switchboard shim --profile P [--home D] [--client ID]`: a stdio MCP server for one client, relayed as bytes
 // to the engine over its local socket. Plain JavaScript with no dependencies so that it starts
 // in tens of milliseconds (tsx alone costs ~200 ms here); the engine does the MCP work.
 //

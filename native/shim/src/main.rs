@@ -1,4 +1,4 @@
-//! `switchboard shim --profile P [--home D]`, natively: the stdio MCP server an MCP client
+//! `switchboard shim --profile P [--home D] [--client ID]`, natively: the stdio MCP server an MCP client
 //! starts, relayed as bytes to the engine over its local socket. It behaves as
 //! src-main/shim/shim.mjs does (the same tests run against both, tests/shim/); only the cost
 //! differs: no runtime to start, about a megabyte of memory, and a few microseconds per message.
