@@ -1,6 +1,7 @@
 // Tool search on plain-word queries (tests/fixtures/search-eval/queries.json) over four real
 // catalogs at once: recall@5 must stay at or above 0.95 on the whole set. The held-out part was
-// never used to tune the concept map or the weights; its floor guards against over-fitting.
+// never used to tune the concept map or the weights (0.954 on its 151 queries); its floor, a
+// little under that, guards against over-fitting.
 import { describe, expect, it } from 'vitest';
 import { evalCatalog, evalSet, evaluate } from '../../fixtures/search-eval/evaluate.ts';
 
@@ -26,6 +27,6 @@ describe('search on plain-word queries', () => {
       `${name}: ${r.queries} queries, recall@1 ${r.recallAt1.toFixed(3)}, recall@5 ${r.recallAt5.toFixed(3)}`;
     console.log([line('all', whole), line('tune', tune), line('held out', held), ...whole.misses.map((m) => `  missed "${m.query}"`)].join('\n'));
     expect(whole.recallAt5, JSON.stringify(whole.misses, null, 1)).toBeGreaterThanOrEqual(0.95);
-    expect(held.recallAt5, JSON.stringify(held.misses, null, 1)).toBeGreaterThanOrEqual(0.9);
+    expect(held.recallAt5, JSON.stringify(held.misses, null, 1)).toBeGreaterThanOrEqual(0.93);
   });
 });
