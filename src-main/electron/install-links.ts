@@ -26,8 +26,8 @@ export interface LinkRouterOptions {
 }
 
 export interface LinkRouter {
-  /** Call once the window can be opened: links that arrived earlier are opened then. */
-  ready(): void;
+  /** Call once the window can be opened: links that arrived earlier are opened then. True when there were any. */
+  ready(): boolean;
   /** second-instance's argv; true when it carried a link (then no other window is needed). */
   fromArgv(argv: readonly string[]): boolean;
 }
@@ -78,7 +78,9 @@ export function createLinkRouter(o: LinkRouterOptions): LinkRouter {
   return {
     ready() {
       isReady = true;
-      for (const link of pending.splice(0)) o.open(link);
+      const waiting = pending.splice(0);
+      for (const link of waiting) o.open(link);
+      return waiting.length > 0;
     },
     fromArgv(argv) {
       return deliver(linkFromArgv(argv));

@@ -188,7 +188,7 @@ function startApp(): void {
   refreshTray();
   // A link only opens the Catalog's approval screen for it; nothing is added without the user's yes.
   openLink = (link) => openWindow('catalog', link);
-  const launchedForLink = links !== null && process.argv.some((a) => a.toLowerCase().startsWith('switchboard:'));
-  links?.ready();
-  if (!startHidden && !launchedForLink) openWindow();
+  // Started for a link (its argv, or macOS's early open-url): that screen is the window to show.
+  const openedLink = links?.ready() ?? false;
+  if (!startHidden && !openedLink) openWindow();
 }

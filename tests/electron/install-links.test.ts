@@ -37,9 +37,10 @@ describe('switchboard:// links in the desktop app', () => {
     const r = createLinkRouter({ app, argv: ['Switchboard'], defaultApp: false, execPath: 'Switchboard', open: (l) => void opened.push(l) });
     expect(app.openUrl(LINK)).toBe(true);
     expect(opened).toEqual([]);
-    r.ready();
+    // True: the app shows the link's screen instead of its usual first window.
+    expect(r.ready()).toBe(true);
     expect(opened).toEqual([LINK]);
-    r.ready();
+    expect(r.ready()).toBe(false);
     expect(app.openUrl(`${LINK}&version=1.0.0`)).toBe(true);
     expect(opened).toEqual([LINK, `${LINK}&version=1.0.0`]);
   });
@@ -59,7 +60,7 @@ describe('switchboard:// links in the desktop app', () => {
     const app = fakeApp();
     const opened: string[] = [];
     const r = createLinkRouter({ app, argv: ['x'], defaultApp: false, execPath: 'x', open: (l) => void opened.push(l) });
-    r.ready();
+    expect(r.ready()).toBe(false);
     for (const bad of ['https://evil.example/?switchboard://install', 'file:///etc/passwd', 'javascript:alert(1)', 'switchboard', `switchboard://install?name=${'a'.repeat(MAX_LINK_LENGTH)}`]) {
       app.openUrl(bad);
       expect(r.fromArgv(['x', bad])).toBe(false);

@@ -370,8 +370,21 @@ const SPECS: readonly ClientSpec[] = [
     installMarkers: (e) => [gooseConfigDir(e)],
     programs: ['goose'],
     apps: (e) => appFolders(e, 'Goose', ['Goose']),
-    // Goose's ExtensionEntry: `enabled` plus the tagged ExtensionConfig::Stdio fields (cmd/args/envs/timeout, seconds).
-    entryFor: (s) => ({ enabled: true, type: 'stdio', description: 'Switchboard profile', cmd: s.command, args: [...s.args], envs: {}, timeout: 300 }),
+    // Goose's ExtensionEntry: `enabled` plus the tagged ExtensionConfig::Stdio fields (timeout in seconds), all of
+    // them as Goose itself writes them back (serde keeps empty lists and null options): when Goose
+    // rewrites config.yaml, the entry still reads as the one Switchboard wrote.
+    entryFor: (s) => ({
+      enabled: true,
+      type: 'stdio',
+      description: 'Switchboard profile',
+      cmd: s.command,
+      args: [...s.args],
+      envs: {},
+      env_keys: [],
+      timeout: 300,
+      bundled: null,
+      available_tools: [],
+    }),
     nextStep: 'Start a new Goose session (goose session, or a new chat in Goose Desktop); the entry is listed and enabled under Extensions.',
     source:
       'block.github.io/goose/docs/guides/config-files (~/.config/goose/config.yaml, %APPDATA%\\Block\\goose\\config\\config.yaml); entry shape from block/goose crates/goose/src/config/extensions.rs (ExtensionEntry) and agents/extension.rs (ExtensionConfig::Stdio); GOOSE_PATH_ROOT from config/paths.rs',

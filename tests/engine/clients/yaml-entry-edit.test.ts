@@ -56,3 +56,30 @@ describe('yaml entry edits', () => {
     expect(refuse('- just\n- a list\n')).toMatch(/mapping at the top/);
   });
 });
+
+describe('Goose rewriting its own file', () => {
+  it('our entry still reads as ours after Goose re-serialises config.yaml (serde order, no comments)', async () => {
+    const { CLIENT_SPECS } = await import('../../../src-main/engine/clients/client-specs.ts');
+    const goose = CLIENT_SPECS.find((s) => s.id === 'goose')!;
+    const entry = goose.entryFor({ command: '/opt/sb/switchboard', args: ['shim', '--profile', 'demo'] });
+    // What serde_yaml writes for an ExtensionEntry { enabled, #[flatten] Stdio { … } }.
+    const rewritten = [
+      'extensions:',
+      '  switchboard-demo:',
+      '    enabled: true',
+      '    type: stdio',
+      '    name: switchboard-demo',
+      '    description: Switchboard profile',
+      '    cmd: /opt/sb/switchboard',
+      '    args:',
+      ...(entry.args as string[]).map((a) => `    - ${a}`),
+      '    envs: {}',
+      '    env_keys: []',
+      '    timeout: 300',
+      '    bundled: null',
+      '    available_tools: []',
+      '',
+    ].join('\n');
+    expect(readYamlEntries(rewritten, map, 'config.yaml')!['switchboard-demo']).toEqual(entry);
+  });
+});
