@@ -24,6 +24,11 @@ export interface ClientSpec {
   /** Folders (or files) whose existence means the client is installed. */
   installMarkers(e: ClientEnv): string[];
   entryFor(shim: ShimEntry): Record<string, unknown>;
+  /**
+   * The entry as connects before `--client ID` existed wrote it. It still works (the engine then
+   * knows the client from its clientInfo alone), so it counts as up to date, not as a stale entry.
+   */
+  entryWithoutClient?(shim: ShimEntry): Record<string, unknown>;
   /** For import: what a bare `url` means in this client when no type is given. */
   bareUrlTransport?: 'http' | 'sse';
   /** Claude Code rewrites its own file constantly; its CLI is the safe writer when present. */
@@ -413,6 +418,10 @@ function zedDir(e: ClientEnv): string {
 }
 
 /** Every entry tells its shim which client it serves (`--client ID`, see withClient). */
-export const CLIENT_SPECS: readonly ClientSpec[] = SPECS.map((s) => ({ ...s, entryFor: (shim: ShimEntry) => s.entryFor(withClient(shim, s.id)) }));
+export const CLIENT_SPECS: readonly ClientSpec[] = SPECS.map((s) => ({
+  ...s,
+  entryFor: (shim: ShimEntry) => s.entryFor(withClient(shim, s.id)),
+  entryWithoutClient: s.entryFor,
+}));
 
 export const CLIENT_IDS: readonly string[] = CLIENT_SPECS.map((s) => s.id);

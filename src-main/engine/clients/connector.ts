@@ -155,7 +155,10 @@ export class Connector {
     return {
       ...base,
       connected: current !== undefined,
-      matches: current !== undefined && isDeepStrictEqual(current, this.spec.entryFor(shim)),
+      matches:
+        current !== undefined &&
+        (isDeepStrictEqual(current, this.spec.entryFor(shim)) ||
+          (this.spec.entryWithoutClient !== undefined && isDeepStrictEqual(current, this.spec.entryWithoutClient(shim)))),
       drift,
     };
   }

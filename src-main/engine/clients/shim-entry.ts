@@ -50,7 +50,8 @@ export function defaultShimEntry(
   homeIsDefault: boolean,
   profile: string,
   env: NodeJS.ProcessEnv = process.env,
-  nativeShim: string | undefined = checkoutNativeShim(),
+  /** null: no native shim, whatever this checkout has built. */
+  nativeShim: string | null | undefined = checkoutNativeShim(),
 ): ShimEntry {
   const homeArgs = homeIsDefault ? [] : ['--home', home];
   const installed = env[SHIM_PATH_ENV] || nativeShim;

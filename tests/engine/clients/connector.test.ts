@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
@@ -80,6 +80,18 @@ describe('connect and disconnect', () => {
     const again = await u.connector('cursor').connect('demo', SHIM);
     expect(again.changed).toBe(false);
     expect(readFileSync(file).equals(once)).toBe(true);
+  });
+
+  it('counts an entry written before --client existed as up to date, and a connect adds the flag', async () => {
+    const c = u.connector('cursor');
+    const file = c.configPath();
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ mcpServers: { 'switchboard-demo': { command: SHIM.command, args: SHIM.args } } }, null, 2) + '\n');
+    expect(await c.status('demo', SHIM)).toMatchObject({ connected: true, matches: true });
+    // Another profile's old entry, or a moved shim, is still out of date.
+    expect(await c.status('demo', { ...SHIM, command: '/moved/node' })).toMatchObject({ connected: true, matches: false });
+    expect((await c.connect('demo', SHIM)).changed).toBe(true);
+    expect((await c.readServers())['switchboard-demo']).toEqual({ command: SHIM.command, args: [...SHIM.args, '--client', 'cursor'] });
   });
 
   it('updates a stale entry in place and keeps a backup of each write', async () => {

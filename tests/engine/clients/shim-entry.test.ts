@@ -7,8 +7,8 @@ import { BIN } from '../../helpers/home.ts';
 
 describe('the shim entry written into client configs', () => {
   it('is absolute node plus the checkout script when not packaged and no native shim is built', () => {
-    expect(defaultShimEntry('/h', false, 'p', {}, undefined)).toEqual({ command: process.execPath, args: [BIN, 'shim', '--profile', 'p', '--home', '/h'] });
-    expect(defaultShimEntry('/h', true, 'p', {}, undefined)).toEqual({ command: process.execPath, args: [BIN, 'shim', '--profile', 'p'] });
+    expect(defaultShimEntry('/h', false, 'p', {}, null)).toEqual({ command: process.execPath, args: [BIN, 'shim', '--profile', 'p', '--home', '/h'] });
+    expect(defaultShimEntry('/h', true, 'p', {}, null)).toEqual({ command: process.execPath, args: [BIN, 'shim', '--profile', 'p'] });
   });
 
   it("is the checkout's native shim once npm run build:native-shim has built it", () => {
