@@ -1,4 +1,4 @@
-// `switchboard install NAME [--version V] [--yes] [--name KEY] [--remote]`: add a server from the
+// `switchboard install NAME [--version V] [--yes | --propose] [--name KEY] [--remote]`: add a server from the
 // MCP Registry. The approval screen shows exactly what will run (command, arguments, env; or URL
 // and headers), what runs it and whether that is installed; secret values are asked for and go
 // to the secret store; nothing is written without the user's yes (SPEC §3, §9).
@@ -147,9 +147,11 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
     yes: { type: 'boolean' },
     name: { type: 'string' },
     remote: { type: 'boolean' },
+    propose: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new SwitchboardError('bad-request', 'install takes one registry name, e.g. `switchboard install io.github.user/weather` (find names with `switchboard search TEXT`).');
   let name = positionals[0]!;
+  if (values.propose && values.yes) throw new SwitchboardError('bad-request', 'install: --propose leaves the approval to the user and --yes gives it; use one of them.');
   const d: InstallDeps = { ask: deps?.ask ?? stdinAsker(ctx), loginPath: deps?.loginPath ?? loginShellPath, ...(deps?.fetch ? { fetch: deps.fetch } : {}) };
   if (/\.mcpb$/i.test(name)) return installBundle(name, values, ctx, d);
   if (/^(switchboard|cursor|vscode|vscode-insiders|https):/i.test(name)) {
@@ -189,18 +191,29 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   ctx.stdout(statusLine(entry));
 
   const plan = buildPlan(entry, { serverName, ...(values.remote ? { prefer: 'remote' as const } : {}) });
-  const approved = await approveAndWrite(plan, ctx, d, values.yes === true);
+  const approved = await approveAndWrite(plan, ctx, d, approvalOf(values, `\`switchboard install ${entry.name}\` (${entry.version})`));
   if (!approved) return 1;
   await recordInstalled(ctx.home, { registry: registry.baseUrl, name: entry.name, version: entry.version, serverName, installedAt: new Date().toISOString() });
   return 0;
 }
 
 /**
+ * How the user approves: asked here, `--yes` on the command line, or later (`--propose`: the entry
+ * is written with `proposedBy` and waits in needs-approval, never run, until approved; SPEC §3).
+ */
+export type Approval = { kind: 'ask' } | { kind: 'yes' } | { kind: 'propose'; by: string };
+
+function approvalOf(values: { yes?: boolean; propose?: boolean }, by: string): Approval {
+  return values.propose ? { kind: 'propose', by } : values.yes ? { kind: 'yes' } : { kind: 'ask' };
+}
+
+/**
  * The approval screen and the write, the same for registry servers and bundles: ask the values,
  * show exactly what will run, ask for a yes, then store secrets and add the server. `beforeWrite`
  * runs only after the yes (a bundle is unpacked then). Returns false when nothing was written.
+ * A proposal asks nothing: defaults only, and a value only the user can give refuses it.
  */
-async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDeps, yes: boolean, beforeWrite?: () => Promise<void>): Promise<boolean> {
+async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDeps, approval: Approval, beforeWrite?: () => Promise<void>): Promise<boolean> {
   const { serverName } = plan;
   const runner =
     plan.kind === 'package'
@@ -209,6 +222,12 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
   const answers = new Map<number, string>();
   if (plan.inputs.length) ctx.stdout(`${plan.entry.name} needs ${plan.inputs.length} value(s):\n`);
   for (const inp of plan.inputs) {
+    if (approval.kind === 'propose') {
+      if (inp.isRequired && inp.default === undefined) {
+        throw new SwitchboardError('bad-request', `${plan.entry.name} needs a value only you can give (${inp.label}); install it without --propose. Nothing was written.`);
+      }
+      continue;
+    }
     const v = await d.ask(describeInput(inp), { secret: inp.isSecret });
     if (v === null) {
       if (inp.isRequired && inp.default === undefined) {
@@ -221,7 +240,7 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
   const resolved = resolvePlan(plan, answers);
   ctx.stdout(approvalText(plan, resolved.config, runner));
   if (runner && !runner.resolved) ctx.stdout(`The server will not start until ${plan.runner} is installed; you can add it now and install ${plan.runner} later.\n`);
-  if (!yes) {
+  if (approval.kind === 'ask') {
     const answer = await d.ask(`Add "${serverName}" to config.json? [y/N] `, { secret: false });
     if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
       ctx.stdout(answer === null ? 'Nothing was written: no answer (pass --yes to approve without a prompt).\n' : 'Nothing was written.\n');
@@ -235,12 +254,17 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
     const store = new FileSecretStore(paths.secretsFile);
     for (const [k, v] of Object.entries(resolved.secrets)) store.set(k, v);
   }
+  if (approval.kind === 'propose') {
+    await configSet(ctx.home, configPointer('servers', serverName), { ...resolved.config, proposedBy: approval.by });
+    ctx.stdout(`Proposed "${serverName}": it waits for your approval and nothing of it runs until then (the app's Servers page, or \`switchboard approve ${serverName}\`).\n`);
+    return true;
+  }
   await configSet(ctx.home, configPointer('servers', serverName), resolved.config);
   ctx.stdout(
     `Added "${serverName}" to config.json${Object.keys(resolved.secrets).length ? ` and ${Object.keys(resolved.secrets).length} secret(s) to the secret store` : ''}.\n` +
       `Next: add it to a profile, e.g. switchboard config set profiles.PROFILE.servers '[…, "${serverName}"]', or in the app's Profiles page.\n`,
   );
-  if (plan.kind === 'remote') await offerSignIn(serverName, resolved.config, ctx, d, yes);
+  if (plan.kind === 'remote') await offerSignIn(serverName, resolved.config, ctx, d, approval.kind === 'yes');
   return true;
 }
 
@@ -266,17 +290,17 @@ async function offerSignIn(serverName: string, config: Record<string, unknown>, 
 }
 
 /** An install link that carries the entry itself (Cursor, VS Code, switchboard://…&config=). */
-async function installFromLink(link: Extract<InstallLink, { kind: 'entry' }>, values: { yes?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
+async function installFromLink(link: Extract<InstallLink, { kind: 'entry' }>, values: { yes?: boolean; propose?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
   const base = values.name ?? serverKeyFor(`link/${link.name}`);
   let serverName = base;
   for (let n = 2; !values.name && (await configGet(ctx.home, configPointer('servers', serverName))).found; n++) serverName = `${base}-${n}`;
   const plan = linkPlan(link, serverName);
   ctx.stdout(`An install link (${link.from}) asks to add the server "${link.name}". Check every part below before you agree.\n`);
-  return (await approveAndWrite(plan, ctx, d, values.yes === true)) ? 0 : 1;
+  return (await approveAndWrite(plan, ctx, d, approvalOf(values, `an install link (${link.from})`))) ? 0 : 1;
 }
 
 /** `install FILE.mcpb`: the bundle is read and checked first, unpacked into the home only after the yes. */
-async function installBundle(file: string, values: { yes?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
+async function installBundle(file: string, values: { yes?: boolean; propose?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -292,6 +316,6 @@ async function installBundle(file: string, values: { yes?: boolean; name?: strin
     while ((await configGet(ctx.home, configPointer('servers', plan.serverName))).found) plan.serverName = `${base}-${++n}`;
   }
   ctx.stdout(`Bundle ${bundle.manifest.name} ${bundle.manifest.version}: ${Object.keys(bundle.files).length} files, ${bundle.manifest.serverType} server (${bundle.manifest.entryPoint || 'no entry point named'}).\n`);
-  const ok = await approveAndWrite(plan, ctx, d, values.yes === true, () => unpackBundle(bundle, dir));
+  const ok = await approveAndWrite(plan, ctx, d, approvalOf(values, `the bundle ${bundle.manifest.name} ${bundle.manifest.version}`), () => unpackBundle(bundle, dir));
   return ok ? 0 : 1;
 }

@@ -96,6 +96,25 @@ describe('installing from a link', () => {
     expect(config().servers.weather.args).toContain('@example/weather-mcp@1.0.0');
   });
 
+  it('--propose writes the entry with proposedBy, asking nothing, so it waits for the user\'s approval', async () => {
+    const entry = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/mydb'] };
+    const link = `cursor://anysphere.cursor-deeplink/mcp/install?name=postgres&config=${b64(entry)}`;
+    const asked: string[] = [];
+    expect(await install([link, '--propose'], ctx, { ask: async (q) => (asked.push(q), null), loginPath: async () => '' })).toBe(0);
+    expect(asked).toEqual([]);
+    expect(out).toContain('  args:    ["-y","@modelcontextprotocol/server-postgres","postgresql://localhost/mydb"]');
+    expect(out).toContain('Proposed "postgres": it waits for your approval');
+    expect(config().servers.postgres).toEqual({ ...entry, proposedBy: 'an install link (cursor)' });
+    expect(await fails(install([link, '--propose', '--yes'], ctx, answering()))).toMatch(/use one of them/);
+  });
+
+  it('--propose refuses an entry that needs a value only the user can give, and writes nothing', async () => {
+    const v = { name: 'gh', type: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${input:gh-token}' }, inputs: [{ id: 'gh-token', type: 'promptString', description: 'GitHub token', password: true }] };
+    const r = await failure(install([`vscode:mcp/install?${encodeURIComponent(JSON.stringify(v))}`, '--propose'], ctx, answering('ghp_secret')));
+    expect(r.message).toMatch(/needs a value only you can give/);
+    expect(config().servers).toEqual({});
+  });
+
   it('refuses a link that puts a password input on the command line, or names a local secret', async () => {
     const v = { name: 'x', command: 'tool', args: ['--token=${input:t}'], inputs: [{ id: 't', password: true }] };
     expect(await fails(install([`vscode:mcp/install?${encodeURIComponent(JSON.stringify(v))}`, '--yes'], ctx, answering('s')))).toMatch(/password input into the command line/);
