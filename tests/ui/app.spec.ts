@@ -404,9 +404,11 @@ describe('servers page: sign-in and changed tools', () => {
     assert.equal(await note.getByTestId('proposal-command').textContent(), NODE);
     assert.equal(await note.getByText('--from-a-link').count(), 1);
     assert.equal(((await ss.api('status')) as { servers: Record<string, { state: string; pid?: number }> }).servers.proposed!.pid, undefined);
+    await sp.getByRole('navigation').getByTitle('servers waiting for your approval').getByText('1').waitFor();
     await screenshot(sp, 'servers-proposed');
     await note.getByRole('button', { name: 'Approve and start' }).click();
     await row.locator('[data-testid="state"]', { hasText: 'ready' }).waitFor({ timeout: 20_000 });
+    await sp.getByRole('navigation').getByTitle('servers waiting for your approval').waitFor({ state: 'detached', timeout: 15_000 });
     assert.equal(await row.getByRole('region', { name: 'Proposed server proposed' }).count(), 0);
     assert.equal((JSON.parse(ss.configBytes()) as { servers: Record<string, Record<string, unknown>> }).servers.proposed!.proposedBy, undefined);
   });
