@@ -16,8 +16,16 @@ export interface CliContextInit {
   stderr: (s: string) => void;
 }
 
-/** Runs fn against the engine when one answers, else against the store with its file lock. */
-export async function withConfig<T>(home: string, viaEngine: (c: SocketControlClient) => Promise<T>, direct: (s: ConfigStore) => Promise<T>): Promise<T> {
+/**
+ * Runs fn against the engine when one answers, else against the store with its file lock.
+ * `createDefault: false`: a home without config.json stays without one.
+ */
+export async function withConfig<T>(
+  home: string,
+  viaEngine: (c: SocketControlClient) => Promise<T>,
+  direct: (s: ConfigStore) => Promise<T>,
+  opts: { createDefault?: boolean } = {},
+): Promise<T> {
   const paths = homePaths(home);
   const client = await SocketControlClient.connect(paths);
   if (client) {
@@ -31,7 +39,7 @@ export async function withConfig<T>(home: string, viaEngine: (c: SocketControlCl
     file: paths.config,
     stateDir: paths.home,
     watch: false,
-    createDefault: () => defaultConfig({ home: paths.home, nodePath: process.execPath }),
+    ...(opts.createDefault === false ? {} : { createDefault: () => defaultConfig({ home: paths.home, nodePath: process.execPath }) }),
   });
   try {
     return await direct(store);

@@ -224,6 +224,15 @@ describe('a server proposed from outside waits for approval', () => {
       expect(direct.code).toBe(0);
       expect(direct.stdout).toContain('Approved "other": it starts with the engine.');
       expect(JSON.parse(readFileSync(configFile, 'utf8')).servers.other).toEqual(asWritten);
+      expect(existsSync(marker) && readFileSync(marker, 'utf8')).toBe('ran\n');
+      // And in a home with no config.json, approve creates none.
+      const bare = mkdtempSync(path.join(os.tmpdir(), 'sb-bare-'));
+      try {
+        expect(cli(bare, ['approve', 'helper']).stdout).toContain('nothing waiting for approval');
+        expect(existsSync(path.join(bare, 'config.json'))).toBe(false);
+      } finally {
+        rmSync(bare, { recursive: true, force: true });
+      }
     } finally {
       await engine.stop();
     }

@@ -3,17 +3,19 @@
 // approved after a yes, which removes that key; changed tool definitions are trusted as they are.
 // Through the running engine when there is one (clients see the change at once), else straight
 // in the home's config.json and pins file, which the next engine reads.
-import type { ServerConfig } from '../../../src-shared/config/schema.ts';
-import { configPointer } from '../../../src-shared/config/paths.ts';
+import type { ServerProposal } from '../../../src-shared/api.ts';
+import { ownEntry } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 import { ensureHome, homePaths } from '../../engine/home.ts';
 import { PinStore } from '../../engine/trust/pins.ts';
-import { proposalLines, proposalOf, proposalPointer } from '../../engine/trust/proposals.ts';
+import { proposalLines, proposalPointer } from '../../engine/trust/proposals.ts';
 import { parseFlags } from '../args.ts';
 import { withConfig } from '../cli-context.ts';
 import type { CliContext } from '../context.ts';
-import { configGet, stdinAsker, type InstallDeps } from './install.ts';
+import { stdinAsker, type InstallDeps } from './install.ts';
+import { offlineStatus } from './status.ts';
+import { SocketControlClient } from '../engine-client.ts';
 
 export async function run(args: string[], ctx: CliContext, deps?: Partial<Pick<InstallDeps, 'ask'>>): Promise<number> {
   const { values, positionals } = parseFlags('approve', args, { yes: { type: 'boolean' } });
@@ -21,8 +23,16 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Pick<I
   if (!server || rest.length) {
     throw new SwitchboardError('bad-request', 'Usage: switchboard approve SERVER [--yes] (approves a server proposed from outside, and trusts the changed tools of that server)');
   }
-  const entry = await configGet(ctx.home, configPointer('servers', server));
-  const proposal = entry.found && entry.value && typeof entry.value === 'object' ? proposalOf(entry.value as ServerConfig) : undefined;
+  const paths = homePaths(ctx.home);
+  // What waits is read where it will be approved: the running engine's status, else config.json
+  // as it is (nothing is created in a home that has none).
+  const client = await SocketControlClient.connect(paths);
+  let proposal: ServerProposal | undefined;
+  try {
+    proposal = ownEntry((client ? await client.call('status', {}) : offlineStatus(paths.config, ctx.home)).servers, server)?.proposal;
+  } finally {
+    client?.close();
+  }
   if (proposal) {
     ctx.stdout(proposalLines(server, proposal).join('\n') + '\n');
     if (!values.yes) {
@@ -33,7 +43,6 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Pick<I
       }
     }
   }
-  const paths = homePaths(ctx.home);
   const result = await withConfig(
     ctx.home,
     async (c) => {
@@ -46,6 +55,7 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Pick<I
       const tools = new PinStore(paths.pinsFile, { onError: (m) => ctx.stderr(`switchboard: ${m}\n`) }).approve(server);
       return { tools, server: approvedServer, running: false };
     },
+    { createDefault: false },
   );
   if (result.server) ctx.stdout(`Approved "${t(server)}": ${result.running ? 'it starts now' : 'it starts with the engine'}.\n`);
   if (result.tools.length) ctx.stdout(`Approved the changed tools of "${t(server)}": ${result.tools.map((n) => t(n)).join(', ')}. Clients see them again.\n`);

@@ -62,7 +62,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 }
 
 /** What status can say without an engine: config.json's validity and its servers and profiles. */
-function offlineStatus(file: string, home: string): StatusReport {
+export function offlineStatus(file: string, home: string): StatusReport {
   let bytes: Buffer | undefined;
   try {
     bytes = readFileSync(file);
