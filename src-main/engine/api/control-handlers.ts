@@ -32,18 +32,18 @@ type Handlers = { [M in ControlMethod]: (params: ControlApi[M]['params']) => Pro
 
 const KNOWN = new Set<string>(CONTROL_METHODS);
 
-/** What the control API needs of the engine (declared here, so it does not depend on all of it). */
+/** What the control API needs of the engine (declared here, so it depends on no more of it than it uses). */
 export interface ControlEngine {
   readonly paths: Pick<HomePaths, 'home' | 'config' | 'logsDir'>;
-  readonly config: ConfigStore;
-  readonly gateway: Gateway;
-  readonly supervisor: Supervisor;
-  readonly pins: PinStore;
+  readonly config: Pick<ConfigStore, 'config' | 'raw' | 'get' | 'set' | 'unset' | 'update' | 'text'>;
+  readonly gateway: Pick<Gateway, 'view' | 'draftView' | 'settle' | 'unknownProfileMessage'>;
+  readonly supervisor: Pick<Supervisor, 'get'>;
+  readonly pins: Pick<PinStore, 'withheld' | 'changedTools'>;
   readonly secrets: SecretStore;
-  readonly runs: RunStore;
-  readonly audit: AuditLog;
-  readonly approvals: ApprovalCenter;
-  readonly skills: SkillStore;
+  readonly runs: Pick<RunStore, 'list' | 'get'>;
+  readonly audit: Pick<AuditLog, 'list'>;
+  readonly approvals: Pick<ApprovalCenter, 'list' | 'decide'>;
+  readonly skills: Pick<SkillStore, 'list' | 'save' | 'remove'>;
   status(): StatusReport;
   approveTools(server: string): string[];
 }
