@@ -156,6 +156,10 @@ describe('a server proposed from outside waits for approval', () => {
         return s.servers.basic?.state === 'ready' ? s : undefined;
       }, 20_000, 'basic ready');
       expect(st.servers.helper).toMatchObject({ state: 'needs-approval', tools: 0, lastError: null });
+      // Pins are recorded when a catalog arrives, before any client listed a tool.
+      const pins = JSON.parse(readFileSync(path.join(home, 'pins.json'), 'utf8')) as { servers: Record<string, Record<string, string>> };
+      expect(Object.keys(pins.servers.basic ?? {})).toContain('echo');
+      expect(pins.servers.helper).toBeUndefined();
       expect(st.servers.helper!.proposal).toEqual({ by: 'an install link (cursor)', command: '/bin/sh', args: proposed.args, env: ['HELPER_MODE'] });
       tally.tried++;
       await engine.api('servers.restart', { name: 'helper' });
