@@ -138,9 +138,9 @@ export class Engine implements ControlEngine {
       this.supervisor.apply(cfg.servers);
       this.gateway.applyConfig(cfg);
     };
+    recordCatalogs(this.supervisor, this.pins, (name) => this.gateway.catalogChanged(name));
     apply();
     this.#unsubscribe.push(this.config.onChange(apply), this.skills.onChange(() => this.gateway.skillsChanged()));
-    recordCatalogs(this.supervisor, this.pins, (name) => this.gateway.catalogChanged(name));
     await this.http?.listen({ port: port ?? DEFAULT_PORT, fallbackToNext: port === undefined });
     await this.socket.listen();
     const http = this.http ? { url: this.http.url } : null;
