@@ -43,14 +43,25 @@ export function trayTemplate(engine: EngineState, status: StatusReport | null, a
     );
   }
   const servers = Object.entries(status?.servers ?? {});
+  // Servers proposed from outside (SPEC §3) run only once approved, which the Servers page does.
+  const proposed = servers.filter(([, s]) => s.proposal);
+  if (proposed.length) {
+    items.push(
+      {
+        label: `${proposed.length} ${proposed.length === 1 ? 'server waits' : 'servers wait'} for your approval`,
+        submenu: proposed.map(([name, s]) => ({ label: `${name} · proposed by ${s.proposal!.by}`, click: () => a.openPage('servers') })),
+      },
+      { type: 'separator' },
+    );
+  }
   if (servers.length) {
     items.push({
       label: 'Servers',
       submenu: servers.map(([name, s]) => ({
         label: `${name} — ${s.state}${s.state === 'ready' ? ` (${s.tools} tools)` : ''}`,
         submenu: [
-          { label: 'Restart', click: () => a.restartServer(name) },
-          { label: 'Show', click: () => a.openPage('servers') },
+          ...(s.state === 'needs-approval' ? [] : [{ label: 'Restart', click: () => a.restartServer(name) }]),
+          { label: s.state === 'needs-approval' ? 'Review and approve' : 'Show', click: () => a.openPage('servers') },
         ],
       })),
     });

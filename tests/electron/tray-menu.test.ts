@@ -49,6 +49,28 @@ describe('tray menu', () => {
     expect(did).toEqual(['restart broken']);
   });
 
+  it('lists servers proposed from outside as waiting for approval, and offers review instead of restart', () => {
+    const did: string[] = [];
+    const withProposal = {
+      ...status,
+      servers: {
+        ...status.servers,
+        helper: { state: 'needs-approval', tools: 0, lastError: null, auth: { state: 'none' }, kind: 'local', restarts: 0, proposal: { by: 'an install link (cursor)', command: 'npx', args: [] } },
+      },
+    } as unknown as StatusReport;
+    const items = trayTemplate({ kind: 'running', since: 0 }, withProposal, {
+      openPage: (p) => void did.push(`open ${p}`), copy() {}, restartServer: (n) => void did.push(`restart ${n}`), quit() {},
+    });
+    const find = (list: TrayItem[], label: string) => list.find((i) => i.label?.startsWith(label));
+    const waiting = find(items, '1 server waits for your approval')!;
+    expect(waiting.submenu!.map((i) => i.label)).toEqual(['helper · proposed by an install link (cursor)']);
+    waiting.submenu![0]!.click!();
+    const helper = find(find(items, 'Servers')!.submenu!, 'helper')!;
+    expect(helper.submenu!.map((i) => i.label)).toEqual(['Review and approve']);
+    expect(did).toEqual(['open servers']);
+    expect(find(setup().items, '1 server waits')).toBeUndefined();
+  });
+
   it('says when the engine is waiting to restart', () => {
     const items = trayTemplate({ kind: 'waiting', restartInMs: 2000, lastExitCode: 1, crashes: 2 }, null, {
       openPage() {}, copy() {}, restartServer() {}, quit() {},
