@@ -1,5 +1,6 @@
 // The add/edit server form as plain data: from config, to config, and the checks made before
 // anything is sent to the engine (which checks again and stays the authority).
+import { configPointer } from '../../src-shared/config/paths.ts';
 import { SERVER_NAME_RE, ServerConfig } from '../../src-shared/config/schema.ts';
 
 export type ServerKind = 'local' | 'remote';
@@ -152,5 +153,5 @@ export function fieldForProblemPath(path: string, name: string): ServerField {
 
 /** JSON Pointer to a server, since server names may hold dots. */
 export function serverPointer(name: string): string {
-  return `/servers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return configPointer('servers', name);
 }
