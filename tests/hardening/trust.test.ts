@@ -163,6 +163,8 @@ describe('a server proposed from outside waits for approval', () => {
       expect(st.servers.helper!.proposal).toEqual({ by: 'an install link (cursor)', command: '/bin/sh', args: proposed.args, env: ['HELPER_MODE'] });
       tally.tried++;
       await engine.api('servers.restart', { name: 'helper' });
+      // The edit form's "Test" would start the command: refused while it waits.
+      await expect(engine.api('servers.test', { name: 'helper', config: proposed })).rejects.toThrow(/not approved yet; testing it would run its command/);
       expect((await engine.api<StatusReport>('status')).servers.helper!.state).toBe('needs-approval');
       expect(existsSync(marker)).toBe(false);
       tally.held++;

@@ -15,7 +15,7 @@ import { proposalPointer, proposedBy } from '../trust/proposals.ts';
 import type { Supervisor } from '../upstream/supervisor.ts';
 import type { CodeRunner } from '../codemode/code-runner.ts';
 import { testServerConnection } from '../upstream/test-connection.ts';
-import { ownEntry, ProfileConfig } from '../../../src-shared/config/schema.ts';
+import { ownEntry, ProfileConfig, type ServerConfig } from '../../../src-shared/config/schema.ts';
 import { configPointer } from '../../../src-shared/config/paths.ts';
 import { catalogHandlers } from '../catalog/catalog-control.ts';
 import { clientHandlers } from '../clients/client-control.ts';
@@ -125,7 +125,12 @@ export class ControlHandler {
           })),
         };
       },
-      'servers.test': async (p) => testServerConnection(p.config, { logsDir: e.paths.logsDir }),
+      'servers.test': async (p) => {
+        // Testing starts the command: not for a proposal the user has not approved (SPEC §3).
+        const by = p.config && typeof p.config === 'object' ? proposedBy(p.config as ServerConfig) : undefined;
+        if (by !== undefined) throw new SwitchboardError('denied', `${p.name ? `"${p.name}"` : 'This server'} was proposed by ${by} and is not approved yet; testing it would run its command. Approve it first (Servers page, or \`switchboard approve ${p.name ?? 'NAME'}\`).`);
+        return testServerConnection(p.config, { logsDir: e.paths.logsDir });
+      },
       'servers.approve': async (p) => {
         const name = requireString(p.name, 'the server name');
         const entry = ownEntry(e.config.config.servers, name);
