@@ -11,6 +11,7 @@ import { buildChildEnv, pathKey } from '../upstream/child-env.ts';
 import { loginShellPath, resolveCommand } from '../upstream/command-resolve.ts';
 import { userHome, type ClientEnv } from './client-specs.ts';
 import { listConnectors } from './connector.ts';
+import { proposedBy } from '../trust/proposals.ts';
 
 const run = promisify(execFile);
 
@@ -125,6 +126,12 @@ export async function checkServer(name: string, cfg: ServerConfig, o: DoctorOpti
     }
   }
 
+  // A server proposed from outside runs nothing before the user approves it, not even `--version`.
+  const proposal = proposedBy(cfg);
+  if (proposal !== undefined) {
+    check.advice.push(`Proposed by ${proposal} and not approved yet, so not run: review it, then \`switchboard approve ${name}\`.`);
+    return check;
+  }
   if (NODE_COMMANDS.has(bareName(command, o.platform)) && found.path) {
     const nodePath = bareName(command, o.platform) === 'node' ? found.path : (await resolveCommand('node', { env: base, platform: o.platform })).path;
     if (!nodePath) {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run as doctorCmd } from '../../../src-main/cli/commands/doctor.ts';
@@ -48,6 +48,25 @@ describe('doctor', () => {
     expect(by.elsewhere!.advice.join(' ')).toContain(`Found ${path.join(u.userHome, '.volta', 'bin', 'mytool')}: set "command" to that path`);
     expect(by.badCwd!.ok).toBe(false);
     expect(by.badCwd!.advice.join(' ')).toMatch(/does not exist/);
+  });
+
+  it('runs nothing of a server proposed from outside, not even its node --version', async () => {
+    const marker = path.join(u.root, 'ran');
+    const fakeNode = path.join(u.root, 'bin', 'node');
+    mkdirSync(path.dirname(fakeNode), { recursive: true });
+    writeFileSync(fakeNode, `#!/bin/sh\necho ran >> '${marker}'\necho v22.0.0\n`, { mode: 0o755 });
+    writeFileSync(
+      path.join(u.sbHome, 'config.json'),
+      JSON.stringify({ servers: { proposed: { command: fakeNode, proposedBy: 'a setup script' }, mine: { command: fakeNode } }, profiles: {} }),
+    );
+    const r = await runDoctor({ home: u.sbHome, env: { HOME: u.userHome, PATH: '/nonexistent' }, platform: 'linux', loginPath: nodeDir });
+    const by = Object.fromEntries(r.servers.map((s) => [s.name, s]));
+    expect(by.proposed).toMatchObject({ ok: true, resolved: fakeNode });
+    expect(by.proposed!.node).toBeUndefined();
+    expect(by.proposed!.advice.join(' ')).toContain('Proposed by a setup script and not approved yet, so not run');
+    // The user's own entry with the same command is checked as before: the one run is its.
+    expect(by.mine!.node?.version).toBe('v22.0.0');
+    expect(readFileSync(marker, 'utf8')).toBe('ran\n');
   });
 
   it('lists clients with their paths and connected profiles, and exits 1 when a server would fail', async () => {
