@@ -1,7 +1,8 @@
 // Desktop notifications for tool calls from code that wait for approval (profile `approvals`):
 // one notification per pending call, the first time the status shows it; clicking it opens the
-// run in the app, where the approval card is. Electron is injected, so this is tested without it.
-import type { PendingApproval } from '../../src-shared/api.ts';
+// run in the app, where the approval card is. And one per server proposed from outside (SPEC §3),
+// opening the Servers page where it is approved. Electron is injected, so this is tested without it.
+import type { PendingApproval, ServerProposal, ServerStatus } from '../../src-shared/api.ts';
 
 export interface NotifySurface {
   /** Shows one notification; `onClick` when the user clicks it. */
@@ -28,6 +29,32 @@ export function createApprovalNotifier(surface: NotifySurface): { update(pending
         seen.add(p.id);
         const { title, body } = approvalNotice(p);
         surface.notify(title, body, () => surface.openRun(p.runId));
+      }
+    },
+  };
+}
+
+export function proposalNotice(name: string, p: ServerProposal): { title: string; body: string } {
+  const runs = p.command !== undefined ? [p.command, ...(p.args ?? [])].join(' ') : (p.url ?? '');
+  return {
+    title: `Approve the server ${name}?`,
+    body: `Proposed by ${p.by}; it has not run. Approving runs: ${runs.length > 200 ? `${runs.slice(0, 200)}…` : runs}`,
+  };
+}
+
+/** One notification per proposal, the first time the status shows it (again if it is proposed anew). */
+export function createProposalNotifier(surface: Pick<NotifySurface, 'notify'> & { openServers(): void }): { update(servers: Readonly<Record<string, ServerStatus>> | undefined): void } {
+  const seen = new Set<string>();
+  return {
+    update(servers) {
+      const now = new Map<string, { name: string; p: ServerProposal }>();
+      for (const [name, s] of Object.entries(servers ?? {})) if (s.proposal) now.set(`${name}\u0000${s.proposal.by}`, { name, p: s.proposal });
+      for (const key of seen) if (!now.has(key)) seen.delete(key);
+      for (const [key, { name, p }] of now) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const { title, body } = proposalNotice(name, p);
+        surface.notify(title, body, () => surface.openServers());
       }
     },
   };

@@ -14,7 +14,7 @@ import { createIpcRelay } from './ipc-relay.ts';
 import { createEngineSupervisor, type EngineState } from './engine-supervisor.ts';
 import { createEngineRpc } from './engine-rpc.ts';
 import { trayTemplate, type TrayItem } from './tray-menu.ts';
-import { createApprovalNotifier } from './approval-notifier.ts';
+import { createApprovalNotifier, createProposalNotifier } from './approval-notifier.ts';
 import { createLinkRouter, type LinkRouter } from './install-links.ts';
 import { CONTENT_SECURITY_POLICY, secureWebPreferences } from './window-options.ts';
 
@@ -136,21 +136,21 @@ function startApp(): void {
     tray.setContextMenu(Menu.buildFromTemplate(toMenu(items)));
   }
 
-  const approvals = createApprovalNotifier({
-    notify: (title, body, onClick) => {
-      if (!Notification.isSupported()) return;
-      const n = new Notification({ title, body });
-      n.on('click', onClick);
-      n.show();
-    },
-    openRun: (runId) => openWindow('runs', runId),
-  });
+  const notify = (title: string, body: string, onClick: () => void) => {
+    if (!Notification.isSupported()) return;
+    const n = new Notification({ title, body });
+    n.on('click', onClick);
+    n.show();
+  };
+  const approvals = createApprovalNotifier({ notify, openRun: (runId) => openWindow('runs', runId) });
+  const proposals = createProposalNotifier({ notify, openServers: () => openWindow('servers') });
 
   const poll = setInterval(() => {
     rpc.call('status', {}).then(
       (s) => {
         status = s;
         approvals.update(s.approvals);
+        proposals.update(s.servers);
       },
       () => (status = null),
     ).finally(refreshTray);

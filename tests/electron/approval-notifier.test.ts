@@ -1,7 +1,7 @@
 // The tray's approval notifications and menu entry, with the Electron surface injected.
 import { describe, expect, it } from 'vitest';
-import type { PendingApproval, StatusReport } from '../../src-shared/api.ts';
-import { createApprovalNotifier } from '../../src-main/electron/approval-notifier.ts';
+import type { PendingApproval, ServerStatus, StatusReport } from '../../src-shared/api.ts';
+import { createApprovalNotifier, createProposalNotifier } from '../../src-main/electron/approval-notifier.ts';
 import { trayTemplate } from '../../src-main/electron/tray-menu.ts';
 
 const pending = (id: string, runId = 'run-1'): PendingApproval => ({
@@ -35,6 +35,25 @@ describe('approval notifications', () => {
     n.update([]);
     n.update([pending('c')]);
     expect(shown).toHaveLength(3);
+  });
+
+  it('notifies once per server proposed from outside, with what it would run, and opens the Servers page on click', () => {
+    const shown: { title: string; body: string; click: () => void }[] = [];
+    let opened = 0;
+    const n = createProposalNotifier({ notify: (title, body, click) => void shown.push({ title, body, click }), openServers: () => void opened++ });
+    const server = (by?: string) =>
+      ({ state: by ? 'needs-approval' : 'ready', tools: 0, lastError: null, auth: { state: 'none' }, kind: 'local', restarts: 0, ...(by ? { proposal: { by, command: 'npx', args: ['-y', 'pkg'] } } : {}) }) as ServerStatus;
+    n.update(undefined);
+    n.update({ mine: server(), helper: server('an install link (cursor)') });
+    n.update({ mine: server(), helper: server('an install link (cursor)') });
+    expect(shown.map((s) => s.title)).toEqual(['Approve the server helper?']);
+    expect(shown[0]!.body).toBe('Proposed by an install link (cursor); it has not run. Approving runs: npx -y pkg');
+    shown[0]!.click();
+    expect(opened).toBe(1);
+    // Approved, then proposed again by someone else: notified again.
+    n.update({ helper: server() });
+    n.update({ helper: server('a setup script') });
+    expect(shown).toHaveLength(2);
   });
 
   it('cuts long arguments', () => {
