@@ -217,7 +217,7 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
   const { serverName } = plan;
   const runner =
     plan.kind === 'package'
-      ? await checkServer(serverName, { command: plan.command! }, { home: ctx.home, env: ctx.env, platform: ctx.platform }, await d.loginPath())
+      ? await checkServer(serverName, { command: plan.command! }, { home: ctx.home, env: ctx.env, platform: ctx.platform }, await d.loginPath(), true)
       : null;
   const answers = new Map<number, string>();
   if (plan.inputs.length) ctx.stdout(`${plan.entry.name} needs ${plan.inputs.length} value(s):\n`);

@@ -111,7 +111,7 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
     update: string | null,
     from?: NonNullable<CatalogPrepared['link']>['from'],
   ): Promise<CatalogPrepared> {
-    const runner = plan.kind === 'package' ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform }, await deps.loginPath()) : null;
+    const runner = plan.kind === 'package' ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform }, await deps.loginPath(), true) : null;
     const kv = (m: InstallPlan['env']) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { value: showTemplate(v.template, plan), secret: v.secret }]));
     return {
       registry: entry.registry,

@@ -95,7 +95,12 @@ async function nodeVersion(nodePath: string): Promise<{ version: string | null; 
   }
 }
 
-export async function checkServer(name: string, cfg: ServerConfig, o: DoctorOptions, loginPath: string): Promise<ServerCheck> {
+/**
+ * `beforeApproval`: the approval screen of an install (a registry entry, a bundle, a link), shown
+ * before the user's yes. A command given as a path came from the entry, not from the user's PATH,
+ * so nothing of it runs, not even `--version`; a bare name found on the user's PATH may.
+ */
+export async function checkServer(name: string, cfg: ServerConfig, o: DoctorOptions, loginPath: string, beforeApproval = false): Promise<ServerCheck> {
   const command = cfg.command!;
   const configured = stringEnv(cfg.env);
   const base = buildChildEnv({ configured, parentEnv: o.env, path: configured.PATH === undefined ? loginPath : undefined, platform: o.platform });
@@ -130,6 +135,10 @@ export async function checkServer(name: string, cfg: ServerConfig, o: DoctorOpti
   const proposal = proposedBy(cfg);
   if (proposal !== undefined) {
     check.advice.push(`Proposed by ${proposal} and not approved yet, so not run: review it, then \`switchboard approve ${name}\`.`);
+    return check;
+  }
+  if (beforeApproval && /[\\/]/.test(command)) {
+    if (NODE_COMMANDS.has(bareName(command, o.platform))) check.advice.push(`${command} is not run before you approve it, so its Node version is not known yet.`);
     return check;
   }
   if (NODE_COMMANDS.has(bareName(command, o.platform)) && found.path) {

@@ -1,7 +1,7 @@
 // The app's catalog.* control methods against the local registry: search, the approval screen's
 // content (placeholders where asked values go, runner found or not), and install that refuses
 // without approval, re-fetches the entry, and keeps secrets in the secret store.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,19 @@ describe('catalog control methods', () => {
     chmodSync(path.join(root, 'bin', 'npx'), 0o755);
     expect((await h['catalog.prepare']({ name: 'io.github.example/weather' })).runner!.found).toBe(path.join(root, 'bin', 'npx'));
     await expect(h['catalog.prepare']({ name: 'io.github.example/gone' })).rejects.toThrow(/deleted from the registry/);
+  });
+
+  it("an entry's command given as a path runs not even --version before the yes", async () => {
+    // A program named like node, as a link could name it: running it would be running the link's code.
+    const marker = path.join(root, 'ran');
+    const evil = path.join(root, 'bin', 'node');
+    writeFileSync(evil, `#!/bin/sh\ntouch ${JSON.stringify(marker)}\necho v22.0.0\n`);
+    chmodSync(evil, 0o755);
+    const link = `cursor://anysphere.cursor-deeplink/mcp/install?name=evil&config=${Buffer.from(JSON.stringify({ command: evil, args: ['x.js'] })).toString('base64')}`;
+    const p = await h['catalog.prepare']({ link });
+    expect(p).toMatchObject({ command: evil, runner: { found: evil } });
+    expect(p.runner!.advice.join(' ')).toContain('not run before you approve');
+    expect(existsSync(marker), "the entry's program ran before the yes").toBe(false);
   });
 
   it('install needs approved: true, then writes the entry and the secret', async () => {
