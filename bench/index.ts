@@ -365,6 +365,8 @@ async function main() {
         writeFileSync(path.join(sdkHome, 'config.json'), JSON.stringify({ servers: { basic: config.servers.basic }, profiles: { tools: { servers: ['basic'] } } }));
         const r = await stdioRoute('SDK-path node shim', process.execPath, shimArgs(sdkHome, 'tools'), 'basic__echo', { text: 'hello' }, { SWITCHBOARD_SDK_PATH: '1' });
         const spid = await waitEngine(sdkHome);
+        // Its server must be up before its pid can be read.
+        for (let i = 0; i < 200 && !(await r.client.listTools()).tools.some((t) => t.name === 'basic__echo'); i++) await new Promise((res) => setTimeout(res, 50));
         routes.push({ ...r, pids: { hop: r.pids.hop, engine: spid, server: childPid(spid, 'basic.mjs') } });
       }
       const peer = await peerRoute();
