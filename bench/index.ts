@@ -2,7 +2,11 @@
 // machines are shared and noisy, so ratios against a baseline measured in the same run matter
 // more than absolute numbers). Prints a table and writes bench/results.json.
 //
-//   npm run bench [-- --quick] [-- --only=SECTION,…]
+//   npm run bench [-- --quick] [-- --only=SECTION,…] [-- --sdk-path]
+//
+// --sdk-path adds a route to the latency section: the Node shim to a second engine whose plain
+// tools/call take the SDK path (SWITCHBOARD_SDK_PATH=1) instead of the fast path
+// (gateway/fast-calls.ts), interleaved with the others: the engine hop before and after, in one run.
 //
 // Sections: cold, latency (direct · Node shim · native shim · a peer gateway, interleaved),
 // sporadic (one call every 200 ms), start (warm shim start), code, spin, load, catalog,
@@ -17,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
@@ -39,6 +43,7 @@ const N = quick ? 100 : 500;
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice(7).split(',')) : undefined;
 const want = (section: string) => !only || only.has(section);
+const sdkPath = process.argv.includes('--sdk-path');
 
 type Row = { metric: string; value: string; target?: string; ok?: boolean };
 const rows: Row[] = [];
@@ -154,9 +159,9 @@ interface Route {
   pids: { hop?: number; engine?: number; server?: number };
 }
 
-async function stdioRoute(name: string, command: string, args: string[], tool: string, callArgs: Record<string, unknown>): Promise<Route> {
+async function stdioRoute(name: string, command: string, args: string[], tool: string, callArgs: Record<string, unknown>, env?: Record<string, string>): Promise<Route> {
   const c = new Client({ name: `bench-${name}`, version: '1' });
-  const t = new StdioClientTransport({ command, args, stderr: 'ignore' });
+  const t = new StdioClientTransport({ command, args, stderr: 'ignore', ...(env ? { env: { ...getDefaultEnvironment(), ...env } } : {}) });
   await c.connect(t);
   return { name, client: c, tool, args: callArgs, pids: { hop: t.pid ?? undefined } };
 }
@@ -354,12 +359,23 @@ async function main() {
         routes.push({ ...r, pids: { hop: r.pids.hop, engine: pid, server: childPid(pid, 'basic.mjs') } });
       }
       routes[0]!.pids = { server: routes[0]!.pids.hop };
+      // The same Node shim to an engine of its own whose calls take the SDK path.
+      const sdkHome = sdkPath ? mkdtempSync(path.join(os.tmpdir(), 'sb-bench-sdk-')) : undefined;
+      if (sdkHome) {
+        writeFileSync(path.join(sdkHome, 'config.json'), JSON.stringify({ servers: { basic: config.servers.basic }, profiles: { tools: { servers: ['basic'] } } }));
+        const r = await stdioRoute('SDK-path node shim', process.execPath, shimArgs(sdkHome, 'tools'), 'basic__echo', { text: 'hello' }, { SWITCHBOARD_SDK_PATH: '1' });
+        const spid = await waitEngine(sdkHome);
+        // Its server must be up before its pid can be read.
+        for (let i = 0; i < 200 && !(await r.client.listTools()).tools.some((t) => t.name === 'basic__echo'); i++) await new Promise((res) => setTimeout(res, 50));
+        routes.push({ ...r, pids: { hop: r.pids.hop, engine: spid, server: childPid(spid, 'basic.mjs') } });
+      }
       const peer = await peerRoute();
       if (peer.route) routes.push(peer.route);
       try {
         const res = await interleaved('fixture echo', routes, { rounds: quick ? 4 : 12, perRound: quick ? 150 : 300, target: 2 });
         dp50 = res.p50('direct');
         sp50 = res.p50(mainShim);
+        if (sdkHome) record('fast path saves per call: SDK-path node shim p50 − node shim p50', res.p50('SDK-path node shim') - res.p50('node shim'), 'ms');
         if (peer.route) {
           for (const kind of SHIMS) record(`mcp-hub p50 / ${kind} p50`, res.p50('mcp-hub') / res.p50(kind), 'x', { limit: 2.5, text: '≥ 2.5×', atLeast: true });
         } else missing('mcp-hub (peer gateway)', peer.why!);
@@ -369,6 +385,15 @@ async function main() {
       } finally {
         for (const r of routes) await r.client.close().catch(() => undefined);
         peer.stop();
+        if (sdkHome) {
+          try {
+            process.kill(await waitEngine(sdkHome), 'SIGTERM');
+            await new Promise((r) => setTimeout(r, 1000));
+          } catch {
+            // Gone already.
+          }
+          rmSync(sdkHome, { recursive: true, force: true });
+        }
       }
 
       // The same against the reference server (server-everything's echo), whose own work per

@@ -104,6 +104,8 @@ export class Engine implements ControlEngine {
       version: VERSION,
     });
     this.supervisor = supervisor;
+    // The bench's side-by-side of the tools/call fast path and the SDK path (bench/index.ts --sdk-path).
+    if (process.env.SWITCHBOARD_SDK_PATH === '1') gateway.fastPath = false;
     this.gateway = gateway;
     this.control = new ControlHandler(this, runner);
     this.socket = new SocketServer(paths.socket, { gateway, control: this.control });

@@ -20,13 +20,14 @@ beforeAll(async () => {
       basic: fixtureServer('basic.mjs'),
       tight: fixtureServer('basic.mjs', { callTimeoutSec: 1 }),
       crashy: fixtureServer('crash-mid-call.mjs'),
+      slow: fixtureServer('slow.mjs'),
     },
-    profiles: { p: { servers: ['basic', 'tight', 'crashy'] }, code: { servers: ['basic'], surface: 'code' } },
+    profiles: { p: { servers: ['basic', 'tight', 'crashy', 'slow'] }, code: { servers: ['basic'], surface: 'code' } },
   });
   engine = await Engine.start({ home, port: null });
   // A stored secret that happens to be part of a tool's error text: the audit must not keep it.
   engine.secrets.set('FIXTURE_SECRET', 'always fails');
-  for (const s of ['basic', 'tight', 'crashy']) await engine.supervisor.get(s)!.waitReady(30_000);
+  for (const s of ['basic', 'tight', 'crashy', 'slow']) await engine.supervisor.get(s)!.waitReady(30_000);
 }, 60_000);
 
 afterAll(async () => {
@@ -95,6 +96,16 @@ describe('tools/call fast path', () => {
       ['add', 'ok', 13, 'fast-path-test'],
       ['echo', 'ok', 13, 'fast-path-test'],
     ]);
+  });
+
+  it('answers concurrent calls by id when the server answers them out of order', async () => {
+    const r = await both(async (c) => {
+      const order: number[] = [];
+      const results = await Promise.all([400, 50, 200].map((ms) => call(c, 'slow__wait', { ms }).then((x) => (order.push(ms), x))));
+      return { order, texts: results.map((x) => (x.content[0] as { text: string }).text) };
+    });
+    expect(r.value).toEqual({ order: [50, 200, 400], texts: ['waited 400', 'waited 50', 'waited 200'] });
+    expect(r.audit).toHaveLength(3);
   });
 
   it('relays a tool error, and its audit entry is redacted', async () => {
