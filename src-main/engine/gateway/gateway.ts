@@ -390,6 +390,10 @@ export class Gateway implements GatewayPort {
     return call;
   }
 
+  unavailable(server: string): string | undefined {
+    return this.#deps.upstream.unavailable(server);
+  }
+
   request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
     const why = this.#deps.upstream.unavailable(server);
     if (why) throw new SwitchboardError('server-unavailable', why);

@@ -29,6 +29,10 @@ export async function callTool(gateway: Gateway, session: SessionBase, req: Tool
   // A name the client learned earlier may belong to a server still starting on a cold engine.
   const target = view.resolveTool(req.name) ?? (await session.settledView(req.signal)).resolveTool(req.name);
   if (!target) {
+    // A name of a server of this profile that cannot take calls now: say why, not "unknown".
+    const server = view.config.namespace === false ? undefined : view.config.servers.find((s) => req.name.startsWith(`${s}__`));
+    const why = server === undefined ? undefined : gateway.unavailable(server);
+    if (why) return errorResult({ code: 'server-unavailable', message: why });
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${req.name}" in profile "${view.name}". Call tools/list for the available tools.`);
   }
   try {

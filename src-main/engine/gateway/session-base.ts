@@ -51,6 +51,8 @@ export interface GatewayPort {
   callToolDirect?(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined;
   execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult>;
   request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
+  /** Why a server cannot take calls now (starting, failed, waiting for approval…), or undefined when it is ready. */
+  unavailable(server: string): string | undefined;
   /** The client changed its roots (servers that follow them ask again). */
   clientRootsChanged(session: SessionBase): void;
 }

@@ -61,6 +61,19 @@ describe('tools surface through the shim', () => {
     await client.close();
   });
 
+  it('answers a call to a server that cannot take calls with why, not "unknown tool"', async () => {
+    const client = await shimClient(home, 'main');
+    const broken = await client.callTool({ name: 'broken__echo', arguments: {} });
+    expect(broken.isError).toBe(true);
+    expect(text(broken)).toMatch(/The server "broken" (failed to start|is (starting|restarting))/);
+    const missing = await client.callTool({ name: 'missing__echo', arguments: {} });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain('"missing"');
+    // A ready server's tool that is not there is still unknown.
+    await expect(client.callTool({ name: 'basic__nope', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await client.close();
+  });
+
   it('keeps upstream names with "namespace": false', async () => {
     const client = await shimClient(home, 'solo');
     const { tools } = await client.listTools();
