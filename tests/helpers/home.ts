@@ -171,3 +171,11 @@ export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | u
 }
 
 export { existsSync };
+
+/** The newest audit entry of `client` calling `tool` (waits until it is written). */
+export function auditEntryOf(home: string, client: string, tool: string): Promise<{ client: string; tool: string; outcome: string }> {
+  return waitFor(() => {
+    const entries = JSON.parse(cli(home, ['audit', '--json', '--limit', '20']).stdout) as { client: string; tool: string; outcome: string }[];
+    return entries.find((e) => e.client === client && e.tool === tool);
+  }, 10_000, `the audit entry of ${client} calling ${tool}`);
+}

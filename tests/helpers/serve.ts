@@ -52,3 +52,50 @@ export async function serve(home: string, extraEnv: Record<string, string> = {})
       }),
   };
 }
+
+export interface ModernPostOptions {
+  /** The Mcp-Method header when it should differ from the body's method. */
+  headerMethod?: string;
+  /** The Mcp-Name header (the body's tool name or task id, per the revision's table). */
+  name?: string;
+  clientName?: string;
+  capabilities?: Record<string, unknown>;
+  id?: number;
+}
+
+/** One raw 2026-07-28 request to /mcp/<profile>: the headers and `_meta` envelope a client sends. */
+export async function modernPost(
+  s: Served,
+  profile: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  opts: ModernPostOptions = {},
+): Promise<{ status: number; body: string; json: () => { result?: Record<string, unknown>; error?: { code: number; message: string } } }> {
+  const r = await fetch(`${s.url}/mcp/${profile}`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${s.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': opts.headerMethod ?? method,
+      ...(opts.name !== undefined ? { 'mcp-name': opts.name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: opts.id ?? 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: opts.clientName ?? 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': opts.capabilities ?? {},
+        },
+      },
+    }),
+  });
+  const body = await r.text();
+  // An SSE answer carries the response as its last data line.
+  return { status: r.status, body, json: () => JSON.parse(body.includes('data:') ? body.split('data: ').pop()! : body) };
+}

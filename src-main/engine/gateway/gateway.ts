@@ -19,6 +19,7 @@ import { ModernSession } from './modern-session.ts';
 import { ListenBridge } from './listen-bridge.ts';
 import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
+import { TaskBridge } from './task-bridge.ts';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** What the gateway needs of the upstream supervisor. */
@@ -48,6 +49,8 @@ export interface UpstreamAccess extends CatalogSource {
   rootsChanged(server: string): void;
   /** The `extensions` a ready server announced in its capabilities (e.g. MCP Apps), relayed to clients. */
   extensions?(server: string): Record<string, object> | undefined;
+  /** Whether a ready server runs this tool as a task (2025-11-25 tasks), see Upstream.taskSupport. */
+  taskSupport?(server: string, tool: string): 'optional' | 'required' | undefined;
 }
 
 /**
@@ -83,6 +86,8 @@ export class Gateway implements GatewayPort {
   readonly #roots: RootsRouter<SessionBase>;
   /** 2026-07-28 clients' calls waiting for the client's answer to a server's question. */
   readonly inputs = new InputBridge();
+  /** Tasks of the profiles' clients (task-bridge.ts). */
+  readonly tasks = new TaskBridge((server, method, params, signal) => this.request(server, method, params, signal));
   /**
    * Changes for listeners that are not sessions: the 2026-07-28 HTTP endpoint keeps no sessions
    * and tells its clients' listen streams from these.
@@ -302,7 +307,7 @@ export class Gateway implements GatewayPort {
       // The upstream's SDK gives the call a progress token of its own when onProgress is set.
       const result = await this.#deps.upstream.callTool(
         server,
-        { name: tool, ...(args !== undefined ? { arguments: args } : {}) },
+        { name: tool, ...(args !== undefined ? { arguments: args } : {}), ...(ctx.task ? { task: ctx.task } : {}) },
         {
           signal: ctx.signal,
           onProgress: ctx.onProgress,
@@ -328,7 +333,8 @@ export class Gateway implements GatewayPort {
    */
   callToolDirect(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined {
     const lane = this.fastPath ? this.#deps.upstream.direct?.(server) : undefined;
-    if (!lane) return undefined;
+    // A tool that runs only as a task needs the task round trips of Upstream.callTool.
+    if (!lane || this.taskSupport(server, tool) === 'required') return undefined;
     this.stats.directCalls++;
     // Serialised once: for the wire, and measured for the audit (after the reply).
     const argsJson = args === undefined ? undefined : JSON.stringify(args);
@@ -392,6 +398,10 @@ export class Gateway implements GatewayPort {
 
   unavailable(server: string): string | undefined {
     return this.#deps.upstream.unavailable(server);
+  }
+
+  taskSupport(server: string, tool: string): 'optional' | 'required' | undefined {
+    return this.#deps.upstream.taskSupport?.(server, tool);
   }
 
   request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {

@@ -4,8 +4,17 @@
 // server→client requests (input is asked for with `input_required` results). Served by a v2-SDK
 // Server; the SDK's serving entries (serveStdio for the shim's socket, createMcpHandler for
 // HTTP) validate the envelope, answer `server/discover` and run the listen streams.
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, Server, inputRequired, type ServerContext } from '@modelcontextprotocol/server';
-import type { CallToolResult, RequestId, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  MissingRequiredClientCapabilityError,
+  Server,
+  inputRequired,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { TASKS_EXTENSION } from './task-bridge.ts';
+import { ErrorCode, McpError, type CallToolResult, type RequestId, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as requests from './profile-requests.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type SessionInit } from './session-base.ts';
 
@@ -15,6 +24,8 @@ import { profileCapabilities, profileServerInfo, SessionBase, type SessionInit }
  * token and profile).
  */
 const LIST_CACHE = { ttlMs: 0, cacheScope: 'private' } as const;
+
+const TASK_PARAMS = z.looseObject({ taskId: z.string() });
 
 export class ModernSession extends SessionBase {
   readonly era = 'modern' as const;
@@ -64,6 +75,17 @@ export class ModernSession extends SessionBase {
       const run = (origin: string, signal: AbortSignal): Promise<CallToolResult> =>
         requests.callTool(g, this, { name: req.params.name, args: req.params.arguments as Record<string, unknown> | undefined, signal, requestId: origin, client, onProgress });
       const state = ctx.mcpReq.requestState();
+      // A client that declared the tasks extension gets the server's task when its tool runs as one.
+      if (typeof state !== 'string' && this.#declaresTasks()) {
+        const task = await requests.callToolAsModernTask(g, this, {
+          name: req.params.name,
+          args: req.params.arguments as Record<string, unknown> | undefined,
+          signal: ctx.mcpReq.signal,
+          requestId: String(ctx.mcpReq.id),
+          client,
+        });
+        if (task) return task as never;
+      }
       const round =
         typeof state === 'string'
           ? await g.inputs.resume<CallToolResult>(state, this.profile, client, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
@@ -95,6 +117,28 @@ export class ModernSession extends SessionBase {
       this.#caller(ctx);
       return (await requests.complete(g, this, req.params as never, ctx.mcpReq.signal)) as never;
     });
+    // The tasks extension (task-bridge.ts): only for clients that declare it on the request.
+    const owner = (ctx: ServerContext) => {
+      const client = this.#caller(ctx);
+      if (!this.#declaresTasks()) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never);
+      return { profile: this.profile, client };
+    };
+    s.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx) => (await g.tasks.detailed(owner(ctx), params.taskId, ctx.mcpReq.signal)) as never);
+    s.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params, ctx) => {
+      await g.tasks.cancel(owner(ctx), params.taskId, ctx.mcpReq.signal);
+      return {};
+    });
+    // The tasks the gateway relays never wait for input (detailed() says so): nothing to hand on.
+    s.setRequestHandler('tasks/update', { params: TASK_PARAMS.extend({ inputResponses: z.record(z.string(), z.unknown()).optional() }) }, async (params, ctx) => {
+      const who = owner(ctx);
+      if (!g.tasks.has(who, params.taskId)) throw new McpError(ErrorCode.InvalidParams, `There is no task "${params.taskId}".`);
+      return {};
+    });
+  }
+
+  #declaresTasks(): boolean {
+    const ext = this.#clientCaps?.extensions as Record<string, unknown> | undefined;
+    return ext?.[TASKS_EXTENSION] !== undefined;
   }
 
   /**

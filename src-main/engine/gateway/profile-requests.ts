@@ -5,7 +5,8 @@ import { ErrorCode, McpError, type CallToolResult, type Progress, type RequestId
 import { ERROR_META, SwitchboardError, toErrorData, type ErrorData } from '../../../src-shared/errors.ts';
 import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
 import type { ProfileView, ToolTarget } from './profile-view.ts';
-import type { GatewayPort as Gateway, SessionBase } from './session-base.ts';
+import { modernTask, type LegacyTask } from './task-bridge.ts';
+import type { CallContext, GatewayPort as Gateway, SessionBase } from './session-base.ts';
 
 export interface ToolCallRequest {
   name: string;
@@ -26,27 +27,92 @@ export async function listTools(session: SessionBase, signal: AbortSignal): Prom
 export async function callTool(gateway: Gateway, session: SessionBase, req: ToolCallRequest): Promise<CallToolResult> {
   const view = session.requireView();
   if (view.surface === 'code') return callCodeTool(gateway, session, view, req);
-  // A name the client learned earlier may belong to a server still starting on a cold engine.
-  const target = view.resolveTool(req.name) ?? (await session.settledView(req.signal)).resolveTool(req.name);
-  if (!target) {
-    // A name of a server of this profile that cannot take calls now: say why, not "unknown".
-    const server = view.config.namespace === false ? undefined : view.config.servers.find((s) => req.name.startsWith(`${s}__`));
-    const why = server === undefined ? undefined : gateway.unavailable(server);
-    if (why) return errorResult({ code: 'server-unavailable', message: why });
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${req.name}" in profile "${view.name}". Call tools/list for the available tools.`);
-  }
   try {
-    return await gateway.callTool(view, target.server, target.tool, req.args, {
-      session,
-      requestId: req.requestId,
-      client: req.client,
-      signal: req.signal,
-      onProgress: req.onProgress,
-    });
+    const target = view.resolveTool(req.name) ?? (await settledToolTarget(gateway, session, view, req));
+    return await gateway.callTool(view, target.server, target.tool, req.args, callContext(session, req));
   } catch (err) {
     if (err instanceof SwitchboardError) return errorResult(err.toData());
     throw err;
   }
+}
+
+/**
+ * tools/call of a 2025 client that asked to run it as a task (`params.task`): answers `{ task }`
+ * at once. A tool its server runs as a task becomes that server's task (routed there from then
+ * on); any other call runs here as an ordinary call while the gateway keeps the task.
+ */
+export async function callToolAsTask(gateway: Gateway, session: SessionBase, req: ToolCallRequest, task: { ttl?: number }): Promise<{ task: LegacyTask }> {
+  const view = session.requireView();
+  const owner = { profile: session.profile, client: req.client };
+  // The task outlives the request that made it: its call gets the task's own signal.
+  const runHere = (server: string, run = (signal: AbortSignal) => callTool(gateway, session, { ...req, signal, onProgress: undefined })) => ({
+    task: gateway.tasks.runHere(owner, server, task.ttl, run),
+  });
+  if (view.surface === 'code') return runHere('(code)');
+  const target = await resolveToolTarget(gateway, session, view, req);
+  if (!gateway.taskSupport(target.server, target.tool)) return runHere(target.server);
+  const created = (await upstreamTaskCall(gateway, session, view, target, req, task)) as { task?: LegacyTask };
+  if (created.task && typeof created.task.taskId === 'string') return { task: gateway.tasks.adopt(owner, target.server, created.task) };
+  // The server answered at once after all: the task is already done.
+  return runHere(target.server, async () => created as CallToolResult);
+}
+
+/**
+ * tools/call of a 2026-07-28 client that declared the tasks extension: when the tool's server
+ * runs it as a task, answers that task (`resultType: "task"`); undefined otherwise (the call runs
+ * as usual: the receiver decides, and the gateway makes no task of its own for this era).
+ */
+export async function callToolAsModernTask(gateway: Gateway, session: SessionBase, req: ToolCallRequest): Promise<Record<string, unknown> | undefined> {
+  const view = session.requireView();
+  if (view.surface === 'code') return undefined;
+  const target = await resolveToolTarget(gateway, session, view, req);
+  if (!gateway.taskSupport(target.server, target.tool)) return undefined;
+  const created = (await upstreamTaskCall(gateway, session, view, target, req, {})) as { task?: LegacyTask };
+  if (!created.task || typeof created.task.taskId !== 'string') return created;
+  const task = gateway.tasks.adopt({ profile: session.profile, client: req.client }, target.server, created.task);
+  return { ...modernTask(task), resultType: 'task' };
+}
+
+/** The target of a task-augmented call: a server that cannot take calls is an error here (a task answer has no isError). */
+async function resolveToolTarget(gateway: Gateway, session: SessionBase, view: ProfileView, req: ToolCallRequest): Promise<ToolTarget> {
+  try {
+    return view.resolveTool(req.name) ?? (await settledToolTarget(gateway, session, view, req));
+  } catch (err) {
+    if (err instanceof SwitchboardError) throw new McpError(ErrorCode.InvalidRequest, err.message, err.toData());
+    throw err;
+  }
+}
+
+/**
+ * A name the client learned earlier may belong to a server still starting on a cold engine:
+ * look again once it settled. A name of a server of this profile that cannot take calls now
+ * throws why (server-unavailable), not "unknown".
+ */
+async function settledToolTarget(gateway: Gateway, session: SessionBase, view: ProfileView, req: ToolCallRequest): Promise<ToolTarget> {
+  const target = (await session.settledView(req.signal)).resolveTool(req.name);
+  if (target) return target;
+  const server = view.config.namespace === false ? undefined : view.config.servers.find((s) => req.name.startsWith(`${s}__`));
+  const why = server === undefined ? undefined : gateway.unavailable(server);
+  if (why) throw new SwitchboardError('server-unavailable', why);
+  throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${req.name}" in profile "${view.name}". Call tools/list for the available tools.`);
+}
+
+/** The task-augmented call through the one call pipeline; a refusal is an error (a task answer has no isError). */
+async function upstreamTaskCall(gateway: Gateway, session: SessionBase, view: ProfileView, target: ToolTarget, req: ToolCallRequest, task: { ttl?: number }): Promise<unknown> {
+  try {
+    return await gateway.callTool(view, target.server, target.tool, req.args, {
+      ...callContext(session, req),
+      onProgress: undefined,
+      task: task.ttl !== undefined ? { ttl: task.ttl } : {},
+    });
+  } catch (err) {
+    if (err instanceof SwitchboardError) throw new McpError(ErrorCode.InvalidRequest, err.message, err.toData());
+    throw err;
+  }
+}
+
+function callContext(session: SessionBase, req: ToolCallRequest): CallContext {
+  return { session, requestId: req.requestId, client: req.client, signal: req.signal, onProgress: req.onProgress };
 }
 
 async function callCodeTool(gateway: Gateway, session: SessionBase, view: ProfileView, req: ToolCallRequest): Promise<CallToolResult> {

@@ -5,6 +5,7 @@ import type { CallToolResult, Progress, RequestId, ServerNotification, ServerReq
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { InputBridge } from './input-bridge.ts';
 import type { SwitchboardError } from '../../../src-shared/errors.ts';
+import { TASKS_EXTENSION, type TaskBridge } from './task-bridge.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';
 import { isLimitedClient, limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
@@ -27,6 +28,8 @@ export interface CallContext {
   approval?: () => Promise<{ approved: boolean; record: ApprovalRecord; message?: string }>;
   /** Bytes of the arguments as JSON when the caller counted them already (a code run's worker). */
   argBytes?: number;
+  /** Ask the server to run the call as a task (2025-11-25 `params.task`): it answers `{ task }`. */
+  task?: { ttl?: number };
 }
 
 /** A fast-path call's context: progress (when the client asked for it) goes straight to the client. */
@@ -44,6 +47,9 @@ export interface DirectCallHandle {
 export interface GatewayPort {
   readonly version: string;
   readonly inputs: InputBridge;
+  readonly tasks: TaskBridge;
+  /** Whether a server runs this tool as a task of its own (a 2025 server offering tasks). */
+  taskSupport(server: string, tool: string): 'optional' | 'required' | undefined;
   view(profile: string): ProfileView | undefined;
   settle(view: ProfileView, signal?: AbortSignal): Promise<string[]>;
   callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
@@ -78,16 +84,18 @@ export function profileServerInfo(profile: string, version: string): { name: str
 
 /**
  * What a profile offers a client, in both eras (logging only in 2025: 2026-07-28 deprecates it
- * and has no channel for messages outside a call).
+ * and has no channel for messages outside a call). Tasks in both: 2025-11-25's core `tasks`
+ * capability (any tools/call may ask to run as a task), 2026-07-28's tasks extension.
  */
 export function profileCapabilities(era: 'legacy' | 'modern', extensions?: Record<string, object>): Record<string, object> {
+  const ext = era === 'modern' ? { ...extensions, [TASKS_EXTENSION]: {} } : extensions;
   return {
     tools: { listChanged: true },
     resources: { listChanged: true, subscribe: true },
     prompts: { listChanged: true },
-    ...(era === 'legacy' ? { logging: {} } : {}),
+    ...(era === 'legacy' ? { logging: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
     completions: {},
-    ...(extensions ? { extensions } : {}),
+    ...(ext ? { extensions: ext } : {}),
   };
 }
 

@@ -5,15 +5,19 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  CancelTaskRequestSchema,
   CompleteRequestSchema,
   CreateMessageResultSchema,
   ElicitResultSchema,
   EmptyResultSchema,
   GetPromptRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListRootsResultSchema,
+  ListTasksRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
@@ -74,6 +78,10 @@ export class ClientSession extends SessionBase {
     s.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => (await requests.listTools(this, extra.signal)) as never);
     s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
       const token = req.params._meta?.progressToken;
+      if (req.params.task) {
+        const call = { name: req.params.name, args: req.params.arguments, signal: extra.signal, requestId: extra.requestId, client: this.clientName };
+        return (await requests.callToolAsTask(g, this, call, req.params.task)) as never;
+      }
       return requests.callTool(g, this, {
         name: req.params.name,
         args: req.params.arguments,
@@ -91,6 +99,12 @@ export class ClientSession extends SessionBase {
     s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => (await requests.relayResource(g, this, 'resources/unsubscribe', req.params, extra.signal)) as never);
     s.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => (await requests.listPrompts(this, extra.signal)) as never);
     s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => (await requests.getPrompt(g, this, req.params, extra.signal)) as never);
+    // Tasks (2025-11-25): the client's own, in this profile (task-bridge.ts).
+    const owner = () => ({ profile: this.profile, client: this.clientName });
+    s.setRequestHandler(GetTaskRequestSchema, async (req, extra) => (await g.tasks.get(owner(), req.params.taskId, extra.signal)) as never);
+    s.setRequestHandler(GetTaskPayloadRequestSchema, async (req, extra) => (await g.tasks.result(owner(), req.params.taskId, extra.signal)) as never);
+    s.setRequestHandler(ListTasksRequestSchema, async (_req, extra) => ({ tasks: await g.tasks.list(owner(), extra.signal) }) as never);
+    s.setRequestHandler(CancelTaskRequestSchema, async (req, extra) => (await g.tasks.cancel(owner(), req.params.taskId, extra.signal)) as never);
     s.setRequestHandler(CompleteRequestSchema, async (req, extra) => (await requests.complete(g, this, req.params, extra.signal)) as never);
   }
 

@@ -65,6 +65,7 @@ export function upstreamAccess(d: UpstreamAccessDeps): UpstreamAccess {
     },
     rootsChanged: (s) => supervisor.get(s)?.rootsChanged(),
     extensions: (s) => ready(s)?.serverCapabilities()?.extensions as Record<string, object> | undefined,
+    taskSupport: (s, tool) => ready(s)?.taskSupport(tool),
     unavailable: (s) => serverUnavailableSentence(s, supervisor.get(s)?.status()),
   };
 }

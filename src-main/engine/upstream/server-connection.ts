@@ -258,6 +258,7 @@ export class Upstream {
   }
 
   async callTool(params: CallToolRequest['params'], opts: CallOptions = {}): Promise<CallToolResult> {
+    if (params.task === undefined && this.taskSupport(params.name) === 'required') return this.#callThroughTask(params, opts);
     const result = await this.#send('tools/call', params, opts, `${this.name}.${params.name}`);
     return result as CallToolResult;
   }
@@ -269,6 +270,37 @@ export class Upstream {
   direct(): DirectCalls | undefined {
     const d = this.#direct;
     return d?.open && this.#state === 'ready' && !this.#auth?.needsSignIn ? d : undefined;
+  }
+
+  /**
+   * Whether a tool can run as a task of this server (2025-11-25 tasks: the server offers
+   * task-augmented tools/call and the tool says `execution.taskSupport`). Undefined when it
+   * cannot: a server without tasks, or a 2026-07-28 one (the engine does not declare the tasks
+   * extension to those, so they never answer with a task).
+   */
+  taskSupport(tool: string): 'optional' | 'required' | undefined {
+    if (this.#client?.getProtocolEra() === 'modern' || !this.#capabilities?.tasks?.requests?.tools?.call) return undefined;
+    const support = this.#catalog.tools.find((t) => t.name === tool)?.execution?.taskSupport;
+    return support === 'optional' || support === 'required' ? support : undefined;
+  }
+
+  /**
+   * A caller that wants a plain result from a tool that runs only as a task: start the task,
+   * wait for its result (tasks/result blocks until it ends), and cancel it when the caller gives up.
+   */
+  async #callThroughTask(params: CallToolRequest['params'], opts: CallOptions): Promise<CallToolResult> {
+    const what = `${this.name}.${params.name}`;
+    const created = (await this.#send('tools/call', { ...params, task: {} }, opts, what)) as { task?: { taskId?: unknown } };
+    const taskId = created.task?.taskId;
+    if (typeof taskId !== 'string') return created as CallToolResult;
+    try {
+      return (await this.#send('tasks/result', { taskId }, opts, what)) as CallToolResult;
+    } catch (err) {
+      if (opts.signal?.aborted || (err instanceof SwitchboardError && err.code === 'timeout')) {
+        void this.#send('tasks/cancel', { taskId }, {}, what).catch(() => {});
+      }
+      throw err;
+    }
   }
 
   /** Any other client→server request (resources/read, prompts/get, completion/complete, …), relayed as is. */
@@ -322,7 +354,8 @@ export class Upstream {
       const request = { method, params: params as Record<string, unknown> | undefined };
       // Spec methods get the SDK's result handling (and, on 2026-07-28, its multi round-trip
       // input handling through our elicitation/sampling handlers); anything else is relayed as is.
-      return SPEC_METHODS.has(method)
+      // A task-augmented call answers with a task, not a CallToolResult: relayed as is.
+      return SPEC_METHODS.has(method) && (params as { task?: unknown } | undefined)?.task === undefined
         ? ((await client.request(request as { method: 'tools/call' }, options)) as Record<string, unknown>)
         : ((await client.request(request, ANY_RESULT, options)) as Record<string, unknown>);
     } catch (err) {

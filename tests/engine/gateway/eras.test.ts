@@ -2,7 +2,7 @@
 // the real shim or the HTTP endpoint → a real engine → v2-SDK and v1-SDK upstreams.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cleanupHomes, cli, enginePid, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
+import { auditEntryOf, cleanupHomes, cli, enginePid, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
 
 afterAll(cleanupHomes);
 
@@ -39,10 +39,7 @@ describe('modern upstreams through a profile', () => {
     const call = client.callTool({ name: 'modern__ask', arguments: {} }, undefined, { signal: ctrl.signal });
     setTimeout(() => ctrl.abort(), 500);
     await expect(call).rejects.toThrow();
-    const entry = await waitFor(() => {
-      const entries = JSON.parse(cli(home, ['audit', '--json', '--limit', '20']).stdout) as { client: string; tool: string; outcome: string }[];
-      return entries.find((e) => e.client === 'legacy-canceller' && e.tool === 'ask');
-    }, 10_000, 'the audit entry of the cancelled call');
+    const entry = await auditEntryOf(home, 'legacy-canceller', 'ask');
     expect(entry.outcome).toBe('cancelled');
     await client.close();
   });
@@ -86,7 +83,9 @@ describe('clients of both generations through the shim', () => {
     await first.close();
     for (const mode of ['legacy', { pin: '2026-07-28' }] as const) {
       const client = await v2ShimClient(home, 'main', mode);
-      expect(client.getServerCapabilities()?.extensions, JSON.stringify(mode)).toEqual({ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
+      // The tasks extension is the gateway's own, offered to 2026-07-28 clients (tasks.test.ts).
+      const own = mode === 'legacy' ? {} : { 'io.modelcontextprotocol/tasks': {} };
+      expect(client.getServerCapabilities()?.extensions, JSON.stringify(mode)).toEqual({ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] }, ...own });
       await client.close();
     }
   });
@@ -270,10 +269,7 @@ describe('progress, cancellation and resources for a modern client', () => {
     const call = client.callTool({ name: 'legacy__sleep', arguments: { ms: 30_000 } }, { signal: ctrl.signal });
     setTimeout(() => ctrl.abort(), 300);
     await expect(call).rejects.toThrow();
-    const entry = await waitFor(() => {
-      const entries = JSON.parse(cli(home, ['audit', '--json', '--limit', '20']).stdout) as { client: string; tool: string; outcome: string }[];
-      return entries.find((e) => e.client === 'canceller' && e.tool === 'sleep');
-    }, 10_000, 'the audit entry of the cancelled call');
+    const entry = await auditEntryOf(home, 'canceller', 'sleep');
     expect(entry.outcome).toBe('cancelled');
     await client.close();
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
-import { serve, type Served } from '../../helpers/serve.ts';
+import { modernPost as rawPost, serve, type Served } from '../../helpers/serve.ts';
 
 let s: Served;
 let home: string;
@@ -107,20 +107,5 @@ describe('HTTP endpoint, both eras', () => {
 
 /** A raw 2026-07-28 POST: the envelope in `_meta`, the method in the Mcp-Method header. */
 function modernPost(id: number, method: string, headerMethod = method): Promise<{ status: number; body: string }> {
-  return fetch(`${s.url}/mcp/web`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${s.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': headerMethod,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
-    }),
-  }).then(async (r) => ({ status: r.status, body: await r.text() }));
+  return rawPost(s, 'web', method, {}, { id, headerMethod });
 }

@@ -1,0 +1,310 @@
+// Tasks for the profile's clients: a tools/call answered with a task handle, then polled
+// (2025-11-25 core tasks: `params.task` on the call, tasks/get, tasks/result, tasks/list,
+// tasks/cancel; 2026-07-28: the `io.modelcontextprotocol/tasks` extension, tasks/get with the
+// result inlined, tasks/update, tasks/cancel). The gateway is the task receiver its clients see:
+// - a call to a tool its server can run as a task (a 2025 server offering tasks) becomes that
+//   server's task, and every request for it is routed there under the gateway's own task id (ids
+//   of different servers cannot collide, and one client cannot reach another's tasks);
+// - any other call a 2025 client asked to run as a task runs as an ordinary call through the
+//   usual pipeline while the gateway keeps the task: its status, its result, and its
+//   cancellation (which cancels the upstream call).
+// Tasks are bound to the profile and the client's name, kept a bounded time after they end, and
+// at most MAX_TASKS_PER_CLIENT per client (the oldest finished ones go first).
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toErrorData } from '../../../src-shared/errors.ts';
+
+/** The extension's identifier (2026-07-28), in capabilities and per-request client capabilities. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** Related-task `_meta` key of 2025-11-25 task results. */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+/** How long a task the gateway runs is kept when the client asks for no ttl, in ms. */
+export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
+/** Tasks kept per profile and client. */
+export const MAX_TASKS_PER_CLIENT = 100;
+/** The polling interval suggested for tasks the gateway runs, in ms. */
+const POLL_INTERVAL_MS = 500;
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A task as 2025-11-25 spells it. */
+export interface LegacyTask {
+  taskId: string;
+  status: TaskStatus;
+  ttl: number | null;
+  createdAt: string;
+  lastUpdatedAt: string;
+  pollInterval?: number;
+  statusMessage?: string;
+}
+
+/** Who a task belongs to. */
+export interface TaskOwner {
+  profile: string;
+  client: string;
+}
+
+/** How the bridge reaches a server: the gateway's relay (unavailable servers throw). */
+export type TaskRelay = (server: string, method: string, params: unknown, signal?: AbortSignal) => Promise<unknown>;
+
+interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+class Entry {
+  readonly id = randomUUID();
+  /** The server's own id of the task it runs; undefined for a task the gateway runs. */
+  upstreamId: string | undefined;
+  state: LegacyTask;
+  result: Record<string, unknown> | undefined;
+  error: JsonRpcError | undefined;
+  abort: AbortController | undefined;
+  done: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly owner: TaskOwner,
+    readonly server: string,
+    state: Omit<LegacyTask, 'taskId'>,
+  ) {
+    this.state = { ...state, taskId: this.id };
+  }
+
+  get terminal(): boolean {
+    return isTerminal(this.state.status);
+  }
+}
+
+export class TaskBridge {
+  readonly #relay: TaskRelay;
+  readonly #tasks = new Map<string, Entry>();
+
+  constructor(relay: TaskRelay) {
+    this.#relay = relay;
+  }
+
+  /** Runs `run` as a task the gateway keeps; answers its first state at once. */
+  runHere(owner: TaskOwner, server: string, ttl: number | undefined, run: (signal: AbortSignal) => Promise<CallToolResult>): LegacyTask {
+    const now = new Date().toISOString();
+    const e = new Entry(owner, server, { status: 'working', ttl: ttl ?? DEFAULT_TASK_TTL_MS, createdAt: now, lastUpdatedAt: now, pollInterval: POLL_INTERVAL_MS });
+    e.abort = new AbortController();
+    const signal = e.abort.signal;
+    e.done = Promise.resolve()
+      .then(() => run(signal))
+      .then(
+        (result) => this.#finish(e, 'completed', { result: result as Record<string, unknown> }),
+        (err: unknown) => {
+          if (signal.aborted) return this.#finish(e, 'cancelled', { statusMessage: 'The client cancelled the task.' });
+          const error = rpcError(err);
+          this.#finish(e, 'failed', { error, statusMessage: error.message });
+        },
+      );
+    this.#add(e);
+    return { ...e.state };
+  }
+
+  /** Takes a task a server created for a call: routed there from now on, under a gateway id. */
+  adopt(owner: TaskOwner, server: string, upstream: LegacyTask): LegacyTask {
+    const e = new Entry(owner, server, { ...upstream });
+    e.upstreamId = upstream.taskId;
+    this.#add(e);
+    return { ...e.state };
+  }
+
+  /** tasks/get (2025-11-25 shape). */
+  async get(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<LegacyTask> {
+    const e = this.#find(owner, id);
+    await this.#refresh(e, signal);
+    return { ...e.state };
+  }
+
+  /**
+   * tasks/result (2025-11-25): waits until the task ends, then answers the call's result, or
+   * throws the error it ended with.
+   */
+  async result(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const e = this.#find(owner, id);
+    if (e.upstreamId !== undefined) {
+      const r = (await this.#upstream(e, 'tasks/result', signal)) as Record<string, unknown>;
+      return withRelatedTask(r, e.id);
+    }
+    await abortable(e.done, signal);
+    if (e.result) return withRelatedTask(e.result, e.id);
+    const err = e.error ?? { code: ErrorCode.InvalidRequest, message: `The task "${id}" was cancelled.` };
+    throw new McpError(err.code, err.message, err.data);
+  }
+
+  /** tasks/cancel: a task the gateway runs stops its upstream call; a server's task is cancelled there. */
+  async cancel(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<LegacyTask> {
+    const e = this.#find(owner, id);
+    if (e.upstreamId !== undefined) {
+      const r = (await this.#upstream(e, 'tasks/cancel', signal)) as Partial<LegacyTask>;
+      this.#take(e, r);
+      return { ...e.state };
+    }
+    if (e.terminal) throw new McpError(ErrorCode.InvalidParams, `The task "${id}" already ended (${e.state.status}); it cannot be cancelled.`);
+    this.#finish(e, 'cancelled', { statusMessage: 'The client cancelled the task.' });
+    e.abort?.abort(new Error('The client cancelled the task.'));
+    return { ...e.state };
+  }
+
+  /** tasks/list: the client's tasks in this profile, newest first. */
+  async list(owner: TaskOwner, signal?: AbortSignal): Promise<LegacyTask[]> {
+    const mine = [...this.#tasks.values()].filter((e) => sameOwner(e.owner, owner)).reverse();
+    await Promise.all(mine.map((e) => this.#refresh(e, signal).catch(() => {})));
+    return mine.map((e) => ({ ...e.state }));
+  }
+
+  /**
+   * tasks/get for a 2026-07-28 client: the task with its result (completed), error (failed)
+   * inlined, in that revision's field names.
+   */
+  async detailed(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const e = this.#find(owner, id);
+    await this.#refresh(e, signal);
+    if (e.upstreamId !== undefined && e.terminal && e.state.status !== 'cancelled' && !e.result && !e.error) {
+      try {
+        e.result = withRelatedTask((await this.#upstream(e, 'tasks/result', signal)) as Record<string, unknown>, e.id);
+      } catch (err) {
+        e.error = rpcError(err);
+      }
+    }
+    const out: Record<string, unknown> = modernTask(e.state);
+    if (e.state.status === 'completed' && e.result) out.result = e.result;
+    if (e.state.status === 'failed') out.error = e.error ?? { code: ErrorCode.InternalError, message: e.state.statusMessage ?? 'The task failed.' };
+    // A 2025 server's question inside a task cannot be carried to a 2026-07-28 client here.
+    if (out.status === 'input_required') {
+      out.status = 'working';
+      out.statusMessage = 'The server is waiting for input that Switchboard cannot relay inside a task; cancel the task and call the tool without one.';
+    }
+    return out;
+  }
+
+  /** Whether the owner has this task (tasks/update answers only for known tasks). */
+  has(owner: TaskOwner, id: string): boolean {
+    const e = this.#tasks.get(id);
+    return e !== undefined && sameOwner(e.owner, owner);
+  }
+
+  #find(owner: TaskOwner, id: string): Entry {
+    this.#sweep();
+    const e = this.#tasks.get(id);
+    if (!e || !sameOwner(e.owner, owner)) throw new McpError(ErrorCode.InvalidParams, `Failed to retrieve task: there is no task "${id}" (it ended and was discarded, or belongs to another client or profile).`);
+    return e;
+  }
+
+  async #refresh(e: Entry, signal?: AbortSignal): Promise<void> {
+    if (e.upstreamId === undefined || e.terminal) return;
+    this.#take(e, (await this.#upstream(e, 'tasks/get', signal)) as Partial<LegacyTask>);
+  }
+
+  /** Takes the server's view of its task, keeping the gateway's id. */
+  #take(e: Entry, r: Partial<LegacyTask> | undefined): void {
+    if (!r || typeof r !== 'object' || typeof r.status !== 'string') return;
+    const { taskId: _theirs, ...rest } = r;
+    const next: LegacyTask = { ...e.state, ...pickTask(rest), taskId: e.id };
+    if (rest.statusMessage === undefined) delete next.statusMessage;
+    e.state = next;
+  }
+
+  async #upstream(e: Entry, method: string, signal?: AbortSignal): Promise<unknown> {
+    try {
+      return await this.#relay(e.server, method, { taskId: e.upstreamId }, signal);
+    } catch (err) {
+      if (err instanceof McpError) throw err;
+      const data = toErrorData(err);
+      throw new McpError(ErrorCode.InternalError, `${e.server} could not answer ${method} for task "${e.id}": ${data.message}`, data);
+    }
+  }
+
+  #finish(e: Entry, status: TaskStatus, extra: { result?: Record<string, unknown>; error?: JsonRpcError; statusMessage?: string }): void {
+    if (e.terminal) return;
+    e.state = { ...e.state, status, lastUpdatedAt: new Date().toISOString() };
+    if (extra.statusMessage) e.state.statusMessage = extra.statusMessage;
+    if (extra.result) e.result = extra.result;
+    if (extra.error) e.error = extra.error;
+  }
+
+  #add(e: Entry): void {
+    this.#sweep();
+    this.#tasks.set(e.id, e);
+    const mine = [...this.#tasks.values()].filter((x) => sameOwner(x.owner, e.owner));
+    for (const old of mine) {
+      if (mine.length <= MAX_TASKS_PER_CLIENT) break;
+      if (old === e) continue;
+      // Finished ones first; a client holding too many running tasks loses its oldest.
+      if (old.terminal || mine.filter((x) => x.terminal).length === 0) {
+        old.abort?.abort(new Error('Too many tasks: the oldest was discarded.'));
+        this.#tasks.delete(old.id);
+        mine.splice(mine.indexOf(old), 1);
+      }
+    }
+  }
+
+  /** Drops tasks past their ttl (counted from creation, as the spec does). */
+  #sweep(): void {
+    const now = Date.now();
+    for (const [id, e] of this.#tasks) {
+      const ttl = e.state.ttl;
+      if (ttl === null || now < Date.parse(e.state.createdAt) + ttl) continue;
+      e.abort?.abort(new Error('The task outlived its ttl.'));
+      this.#tasks.delete(id);
+    }
+  }
+}
+
+export function isTerminal(status: string): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** A 2025-11-25 task in 2026-07-28 field names (`ttlMs`, `pollIntervalMs`). */
+export function modernTask(t: LegacyTask): Record<string, unknown> {
+  return {
+    taskId: t.taskId,
+    status: t.status,
+    ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}),
+    createdAt: t.createdAt,
+    lastUpdatedAt: t.lastUpdatedAt,
+    ttlMs: t.ttl,
+    ...(t.pollInterval !== undefined ? { pollIntervalMs: t.pollInterval } : {}),
+  };
+}
+
+function pickTask(r: Partial<LegacyTask>): Partial<LegacyTask> {
+  const out: Partial<LegacyTask> = {};
+  if (typeof r.status === 'string') out.status = r.status;
+  if (r.ttl === null || typeof r.ttl === 'number') out.ttl = r.ttl;
+  if (typeof r.createdAt === 'string') out.createdAt = r.createdAt;
+  if (typeof r.lastUpdatedAt === 'string') out.lastUpdatedAt = r.lastUpdatedAt;
+  if (typeof r.pollInterval === 'number') out.pollInterval = r.pollInterval;
+  if (typeof r.statusMessage === 'string') out.statusMessage = r.statusMessage;
+  return out;
+}
+
+function sameOwner(a: TaskOwner, b: TaskOwner): boolean {
+  return a.profile === b.profile && a.client === b.client;
+}
+
+/** A result as the client gets it: tied to the gateway's task id, not the server's. */
+function withRelatedTask(result: Record<string, unknown>, id: string): Record<string, unknown> {
+  const meta = (result._meta as Record<string, unknown> | undefined) ?? {};
+  return { ...result, _meta: { ...meta, [RELATED_TASK]: { taskId: id } } };
+}
+
+function rpcError(err: unknown): JsonRpcError {
+  if (err instanceof McpError) return { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) };
+  const data = toErrorData(err);
+  return { code: ErrorCode.InternalError, message: data.message, data };
+}
+
+function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    }),
+  ]);
+}
