@@ -20,6 +20,7 @@ import { ListenBridge } from './listen-bridge.ts';
 import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
 import { TaskBridge } from './task-bridge.ts';
+import { CallLogRelay } from './call-logs.ts';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** What the gateway needs of the upstream supervisor. */
@@ -27,7 +28,7 @@ export interface UpstreamAccess extends CatalogSource {
   callTool(
     server: string,
     params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-    opts: { signal?: AbortSignal; onProgress?: (p: Progress) => void; context?: unknown },
+    opts: { signal?: AbortSignal; onProgress?: (p: Progress) => void; context?: unknown; logLevel?: string },
   ): Promise<CallToolResult>;
   request(server: string, method: string, params: unknown, opts: { signal?: AbortSignal }): Promise<unknown>;
   /** A sentence saying why a server cannot take calls, or undefined when it is ready. */
@@ -87,6 +88,8 @@ export class Gateway implements GatewayPort {
   /** 2026-07-28 clients' calls waiting for the client's answer to a server's question. */
   readonly inputs = new InputBridge();
   /** Tasks of the profiles' clients (task-bridge.ts). */
+  /** Servers' log messages for 2026-07-28 clients' calls (call-logs.ts). */
+  readonly callLogs = new CallLogRelay();
   readonly tasks = new TaskBridge((server, method, params, signal) => this.request(server, method, params, signal));
   /**
    * Changes for listeners that are not sessions: the 2026-07-28 HTTP endpoint keeps no sessions
@@ -311,6 +314,7 @@ export class Gateway implements GatewayPort {
         {
           signal: ctx.signal,
           onProgress: ctx.onProgress,
+          ...(ctx.logLevel ? { logLevel: ctx.logLevel } : {}),
           context: ctx.session ? ({ session: ctx.session, requestId: ctx.requestId } satisfies CallOrigin) : undefined,
         },
       );
@@ -441,6 +445,7 @@ export class Gateway implements GatewayPort {
   /** Relays a notification of an upstream (logging, resources/updated) to its profiles' clients. */
   serverNotification(server: string, notification: ServerNotification): void {
     for (const s of this.sessions) if (s.view?.includes(server)) s.forwardNotification(server, notification);
+    if (notification.method === 'notifications/message') this.callLogs.deliver(server, notification.params);
     if (notification.method === 'notifications/resources/updated') this.events.emit('resourceUpdated', server, String(notification.params.uri));
   }
 

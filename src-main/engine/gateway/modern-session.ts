@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TASKS_EXTENSION } from './task-bridge.ts';
+import { LOG_LEVEL_META_KEY } from './call-logs.ts';
 import { ErrorCode, McpError, type CallToolResult, type RequestId, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as requests from './profile-requests.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type SessionInit } from './session-base.ts';
@@ -67,31 +68,12 @@ export class ModernSession extends SessionBase {
     });
     s.setRequestHandler('tools/call', async (req, ctx) => {
       const client = this.#caller(ctx);
-      const token = ctx.mcpReq._meta?.progressToken;
-      const onProgress =
-        token === undefined ? undefined : (p: object) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {});
-      // The call runs under the input bridge: a server that asks for input mid-call gets its
-      // question put to this client as `input_required`, and the retry carries the answer.
-      const run = (origin: string, signal: AbortSignal): Promise<CallToolResult> =>
-        requests.callTool(g, this, { name: req.params.name, args: req.params.arguments as Record<string, unknown> | undefined, signal, requestId: origin, client, onProgress });
-      const state = ctx.mcpReq.requestState();
-      // A client that declared the tasks extension gets the server's task when its tool runs as one.
-      if (typeof state !== 'string' && this.#declaresTasks()) {
-        const task = await requests.callToolAsModernTask(g, this, {
-          name: req.params.name,
-          args: req.params.arguments as Record<string, unknown> | undefined,
-          signal: ctx.mcpReq.signal,
-          requestId: String(ctx.mcpReq.id),
-          client,
-        });
-        if (task) return task as never;
+      const release = this.#hearLogs(ctx, req.params.name);
+      try {
+        return await this.#callTool(req, ctx, client);
+      } finally {
+        release?.();
       }
-      const round =
-        typeof state === 'string'
-          ? await g.inputs.resume<CallToolResult>(state, this.profile, client, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
-          : await g.inputs.start(this.profile, client, run, ctx.mcpReq.signal);
-      if (round.inputRequests) return inputRequired({ inputRequests: round.inputRequests as never, requestState: round.requestState }) as never;
-      return round.result as never;
     });
     s.setRequestHandler('resources/list', async (_req, ctx) => {
       this.#caller(ctx);
@@ -136,6 +118,53 @@ export class ModernSession extends SessionBase {
     });
   }
 
+  async #callTool(req: { params: { name: string; arguments?: unknown } }, ctx: ServerContext, client: string): Promise<never> {
+    const g = this.gateway;
+    const token = ctx.mcpReq._meta?.progressToken;
+    const logLevel = this.#logLevel(ctx);
+    const onProgress =
+      token === undefined ? undefined : (p: object) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {});
+    // The call runs under the input bridge: a server that asks for input mid-call gets its
+    // question put to this client as `input_required`, and the retry carries the answer.
+    const run = (origin: string, signal: AbortSignal): Promise<CallToolResult> =>
+      requests.callTool(g, this, { name: req.params.name, args: req.params.arguments as Record<string, unknown> | undefined, signal, requestId: origin, client, onProgress, logLevel });
+    const state = ctx.mcpReq.requestState();
+    // A client that declared the tasks extension gets the server's task when its tool runs as one.
+    if (typeof state !== 'string' && this.#declaresTasks()) {
+      const task = await requests.callToolAsModernTask(g, this, {
+        name: req.params.name,
+        args: req.params.arguments as Record<string, unknown> | undefined,
+        signal: ctx.mcpReq.signal,
+        requestId: String(ctx.mcpReq.id),
+        client,
+      });
+      if (task) return task as never;
+    }
+    const round =
+      typeof state === 'string'
+        ? await g.inputs.resume<CallToolResult>(state, this.profile, client, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
+        : await g.inputs.start(this.profile, client, run, ctx.mcpReq.signal);
+    if (round.inputRequests) return inputRequired({ inputRequests: round.inputRequests as never, requestState: round.requestState }) as never;
+    return round.result as never;
+  }
+
+  #logLevel(ctx: ServerContext): string | undefined {
+    const level = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
+    return typeof level === 'string' ? level : undefined;
+  }
+
+  /**
+   * A request that names a log level hears its servers' messages on its own stream while it
+   * runs (the SDK's ctx log applies the level); one without hears none, as the revision says.
+   */
+  #hearLogs(ctx: ServerContext, tool: string): (() => void) | undefined {
+    if (this.#logLevel(ctx) === undefined) return undefined;
+    const view = this.requireView();
+    const target = view.surface === 'code' ? undefined : view.resolveTool(tool);
+    const servers = target ? [target.server] : view.servers;
+    return this.gateway.callLogs.open(servers, (server, p) => void ctx.mcpReq.log(p.level as never, p.data, p.logger ?? server).catch(() => {}));
+  }
+
   #declaresTasks(): boolean {
     const ext = this.#clientCaps?.extensions as Record<string, unknown> | undefined;
     return ext?.[TASKS_EXTENSION] !== undefined;
@@ -167,7 +196,7 @@ export class ModernSession extends SessionBase {
 
   forwardNotification(server: string, notification: ServerNotification): void {
     // Only what a listen stream can carry reaches the client (the entry routes it onto the
-    // streams that asked for it); logging and the like have no channel outside a call.
+    // streams that asked for it); log messages reach the calls that asked for them (call-logs.ts).
     if (notification.method === 'notifications/resources/updated') {
       if (this.view?.resourceOwner(String(notification.params.uri)) !== server) return;
       this.server.sendResourceUpdated(notification.params as never).catch(() => {});

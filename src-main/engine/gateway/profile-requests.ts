@@ -16,6 +16,8 @@ export interface ToolCallRequest {
   /** Who the audit names: the session's client, or (2026-07-28) the request's own `_meta.clientInfo`. */
   client: string;
   onProgress?: (p: Progress) => void;
+  /** A 2026-07-28 caller's log level from its `_meta`. */
+  logLevel?: string;
 }
 
 export async function listTools(session: SessionBase, signal: AbortSignal): Promise<{ tools: unknown[] }> {
@@ -112,7 +114,7 @@ async function upstreamTaskCall(gateway: Gateway, session: SessionBase, view: Pr
 }
 
 function callContext(session: SessionBase, req: ToolCallRequest): CallContext {
-  return { session, requestId: req.requestId, client: req.client, signal: req.signal, onProgress: req.onProgress };
+  return { session, requestId: req.requestId, client: req.client, signal: req.signal, onProgress: req.onProgress, logLevel: req.logLevel };
 }
 
 async function callCodeTool(gateway: Gateway, session: SessionBase, view: ProfileView, req: ToolCallRequest): Promise<CallToolResult> {

@@ -6,6 +6,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { InputBridge } from './input-bridge.ts';
 import type { SwitchboardError } from '../../../src-shared/errors.ts';
 import { TASKS_EXTENSION, type TaskBridge } from './task-bridge.ts';
+import type { CallLogRelay } from './call-logs.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';
 import { isLimitedClient, limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
@@ -28,6 +29,8 @@ export interface CallContext {
   approval?: () => Promise<{ approved: boolean; record: ApprovalRecord; message?: string }>;
   /** Bytes of the arguments as JSON when the caller counted them already (a code run's worker). */
   argBytes?: number;
+  /** The 2026-07-28 caller's log level (`_meta`): a 2026 server is asked to log at it during the call. */
+  logLevel?: string;
   /** Ask the server to run the call as a task (2025-11-25 `params.task`): it answers `{ task }`. */
   task?: { ttl?: number };
 }
@@ -48,6 +51,7 @@ export interface GatewayPort {
   readonly version: string;
   readonly inputs: InputBridge;
   readonly tasks: TaskBridge;
+  readonly callLogs: CallLogRelay;
   /** Whether a server runs this tool as a task of its own (a 2025 server offering tasks). */
   taskSupport(server: string, tool: string): 'optional' | 'required' | undefined;
   view(profile: string): ProfileView | undefined;
@@ -83,8 +87,9 @@ export function profileServerInfo(profile: string, version: string): { name: str
 }
 
 /**
- * What a profile offers a client, in both eras (logging only in 2025: 2026-07-28 deprecates it
- * and has no channel for messages outside a call). Tasks in both: 2025-11-25's core `tasks`
+ * What a profile offers a client, in both eras (logging too: a 2025 session hears every message of
+ * its servers, a 2026-07-28 request those of its call at the level its `_meta` names, see
+ * call-logs.ts). Tasks in both: 2025-11-25's core `tasks`
  * capability (any tools/call may ask to run as a task), 2026-07-28's tasks extension.
  */
 export function profileCapabilities(era: 'legacy' | 'modern', extensions?: Record<string, object>): Record<string, object> {
@@ -93,7 +98,8 @@ export function profileCapabilities(era: 'legacy' | 'modern', extensions?: Recor
     tools: { listChanged: true },
     resources: { listChanged: true, subscribe: true },
     prompts: { listChanged: true },
-    ...(era === 'legacy' ? { logging: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
+    logging: {},
+    ...(era === 'legacy' ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
     completions: {},
     ...(ext ? { extensions: ext } : {}),
   };

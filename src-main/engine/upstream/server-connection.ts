@@ -22,6 +22,7 @@ import type { SecretStore } from '../secrets/secret-store.ts';
 import { CatalogCache, type CatalogKind } from './catalog-cache.ts';
 import { EraVerdict, negotiatedRevision } from './protocol-era.ts';
 import { ModernSubscriptions } from './modern-subscriptions.ts';
+import { LOG_LEVEL_META_KEY } from '../gateway/call-logs.ts';
 import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
@@ -82,6 +83,8 @@ export interface CallOptions {
   onProgress?: (progress: Progress) => void;
   /** Opaque to us; handed back in ServerRequestExtra.calls so requests can be routed to the caller. */
   context?: unknown;
+  /** Log level a 2026-07-28 server is asked to log at during this call (its `_meta`); 2025 servers log as they do. */
+  logLevel?: string;
 }
 
 /**
@@ -258,6 +261,9 @@ export class Upstream {
   }
 
   async callTool(params: CallToolRequest['params'], opts: CallOptions = {}): Promise<CallToolResult> {
+    if (opts.logLevel !== undefined && this.#client?.getProtocolEra() === 'modern') {
+      params = { ...params, _meta: { ...params._meta, [LOG_LEVEL_META_KEY]: opts.logLevel } };
+    }
     if (params.task === undefined && this.taskSupport(params.name) === 'required') return this.#callThroughTask(params, opts);
     const result = await this.#send('tools/call', params, opts, `${this.name}.${params.name}`);
     return result as CallToolResult;
