@@ -64,12 +64,16 @@ export interface ProfileStatus {
   warnings?: string[];
 }
 
-/** One active client session in `status`. */
+/**
+ * One client in `status`: an active session, or (`stateless`) a 2026-07-28 HTTP client seen
+ * lately — that revision has no sessions, so it is named by its requests' `_meta.clientInfo`.
+ */
 export interface StatusClient {
   id: string;
   name: string;
   profile: string;
   transport: 'socket' | 'http';
+  /** When the session opened; for a stateless client, its first request seen. */
   since: string;
   /**
    * The client id named by the connector that wrote the client's entry (`connect CLIENT` puts
@@ -87,6 +91,14 @@ export interface StatusClient {
   tools?: number;
   /** Set when the profile's `clients` entry for this client picks a subset of the tools. */
   subset?: boolean;
+  /** The protocol generation it speaks: 2025 (`legacy`, initialize and a session) or 2026-07-28 (`modern`). */
+  era?: 'legacy' | 'modern';
+  /** Its latest request. */
+  lastSeen?: string;
+  /** A 2026-07-28 HTTP client, listed from its requests (no session); at most 20, seen within 15 minutes. */
+  stateless?: boolean;
+  /** Requests seen from a stateless client. */
+  requests?: number;
   /** Where what this client gets goes past its limits, each with what to do; absent when none. */
   warnings?: string[];
 }

@@ -1,8 +1,9 @@
 // `status` (SPEC §4): the engine, its servers, profiles, clients and whatever needs the user.
-import type { ProfileStatus, ServerStatus, StatusReport } from '../../src-shared/api.ts';
+import type { ProfileStatus, ServerStatus, StatusClient, StatusReport } from '../../src-shared/api.ts';
+import { limitedClientFor } from '../../src-shared/client-limits.ts';
 import type { ConfigStore } from './config/store.ts';
 import type { Gateway } from './gateway/gateway.ts';
-import { clientLimitFields, clientLimitsReport } from './gateway/client-limits.ts';
+import { clientLimitFields, clientLimitsReport, namedClientLimits } from './gateway/client-limits.ts';
 import type { ApprovalCenter } from './codemode/approvals.ts';
 import type { RecordLosses } from './records/record-losses.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
@@ -15,7 +16,7 @@ export interface StatusSources {
   httpUrl: string | null;
   servers(): string[];
   server(name: string): ServerStatus | undefined;
-  gateway: Pick<Gateway, 'sessions' | 'profileNames' | 'view'>;
+  gateway: Pick<Gateway, 'sessions' | 'profileNames' | 'view' | 'recentClients'>;
   config: Pick<ConfigStore, 'status'>;
   secrets: Pick<SecretStore, 'kind'>;
   recordLosses: Pick<RecordLosses, 'list'>;
@@ -58,13 +59,37 @@ export function statusReport(s: StatusSources): StatusReport {
     secrets: { store: s.secrets.kind },
     ...(losses.length ? { recordLosses: losses } : {}),
     ...(approvals.length ? { approvals } : {}),
-    clients: [...s.gateway.sessions].map((c) => ({
-      id: c.id,
-      name: c.clientName,
-      profile: c.profile,
-      transport: c.transportKind,
-      since: c.since,
-      ...clientLimitFields(limits.bySession.get(c)),
-    })),
+    clients: [
+      ...[...s.gateway.sessions].map((c) => ({
+        id: c.id,
+        name: c.clientName,
+        profile: c.profile,
+        transport: c.transportKind,
+        since: c.since,
+        era: c.era,
+        lastSeen: new Date(c.lastActive).toISOString(),
+        ...clientLimitFields(limits.bySession.get(c)),
+      })),
+      ...recentClients(s.gateway),
+    ],
   };
+}
+
+/**
+ * The 2026-07-28 HTTP clients seen lately (that revision has no sessions to list), their
+ * limits checked like a session's.
+ */
+function recentClients(gateway: StatusSources['gateway']): StatusClient[] {
+  return gateway.recentClients.list().map((c) => ({
+    id: `http:${c.profile}:${c.name}`,
+    name: c.name,
+    profile: c.profile,
+    transport: 'http' as const,
+    since: new Date(c.firstSeen).toISOString(),
+    era: 'modern' as const,
+    lastSeen: new Date(c.lastSeen).toISOString(),
+    stateless: true,
+    requests: c.requests,
+    ...clientLimitFields(namedClientLimits(gateway.view(c.profile), limitedClientFor(c.name))),
+  }));
 }

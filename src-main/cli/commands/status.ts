@@ -56,9 +56,21 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout(`  ${t(name).padEnd(20)} ${t(p.surface).padEnd(6)} ${p.servers.map((n) => t(n)).join(', ')}${p.url ? `  ${t(p.url)}` : ''}\n`);
     for (const w of p.warnings ?? []) ctx.stdout(`  ${''.padEnd(20)} warning: ${t(w)}\n`);
   }
+  // Sessions, then the 2026-07-28 HTTP clients seen lately (that revision has no sessions).
   if (report.clients.length) ctx.stdout('Clients:\n');
-  for (const c of report.clients) ctx.stdout(`  ${t(c.name).padEnd(20)} ${t(c.profile).padEnd(12)} ${t(clientSurfaceLine(c))}\n`);
+  for (const c of report.clients) {
+    const when = c.stateless
+      ? `${c.transport}, 2026-07-28, no session; last seen ${clock(c.lastSeen ?? c.since)}${c.requests !== undefined ? ` (${c.requests} request${c.requests === 1 ? '' : 's'})` : ''}`
+      : `${c.transport}, ${c.era === 'modern' ? '2026-07-28' : '2025'} session since ${clock(c.since)}`;
+    ctx.stdout(`  ${t(c.name).padEnd(20)} ${t(c.profile).padEnd(12)} ${t(clientSurfaceLine(c))}; ${when}\n`);
+  }
   return 0;
+}
+
+/** An ISO time as the local wall clock (the date too when it is not today). */
+function clock(iso: string): string {
+  const d = new Date(iso);
+  return d.toDateString() === new Date().toDateString() ? d.toLocaleTimeString() : d.toLocaleString();
 }
 
 /** What status can say without an engine: config.json's validity and its servers and profiles. */

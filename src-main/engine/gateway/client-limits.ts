@@ -24,9 +24,17 @@ export function sessionLimits(session: SessionBase): SessionLimits {
   const client = session.limitedClient;
   const view = session.view;
   const connector = session.connector !== undefined ? { connector: session.connector } : {};
-  if (!view) return { ...connector, warnings: [] };
-  if (!client) return { ...connector, surface: view.surface, tools: view.listTools().length, warnings: [] };
-  return { ...connector, from: session.limitsFrom, ...viewLimits(view, client) };
+  return { ...connector, ...namedClientLimits(view, client), ...(view && client ? { from: session.limitsFrom } : {}) };
+}
+
+/**
+ * What a client known by name gets from a view (a stateless 2026-07-28 HTTP client, known from
+ * its requests' clientInfo only): its limits checked when known, else the surface and tool count.
+ */
+export function namedClientLimits(view: ProfileView | undefined, client: LimitedClientId | undefined): SessionLimits {
+  if (!view) return { warnings: [] };
+  if (!client) return { surface: view.surface, tools: view.listTools().length, warnings: [] };
+  return { from: 'clientInfo', ...viewLimits(view, client) };
 }
 
 /** What the client gets from the profile (its `clients` entry applied), checked against its limits. */

@@ -21,6 +21,7 @@ import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
 import { TaskBridge } from './task-bridge.ts';
 import { CallLogRelay } from './call-logs.ts';
+import { RecentClients } from './recent-clients.ts';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 /** What the gateway needs of the upstream supervisor. */
@@ -90,6 +91,8 @@ export class Gateway implements GatewayPort {
   /** Tasks of the profiles' clients (task-bridge.ts). */
   /** Servers' log messages for 2026-07-28 clients' calls (call-logs.ts). */
   readonly callLogs = new CallLogRelay();
+  /** 2026-07-28 HTTP clients seen lately: that era has no sessions to list (recent-clients.ts). */
+  readonly recentClients = new RecentClients();
   readonly tasks = new TaskBridge((server, method, params, signal) => this.request(server, method, params, signal));
   /**
    * Changes for listeners that are not sessions: the 2026-07-28 HTTP endpoint keeps no sessions
@@ -243,7 +246,8 @@ export class Gateway implements GatewayPort {
 
   /**
    * A session for one 2026-07-28 HTTP request (that era has no sessions: each request stands
-   * alone). Not listed among connected clients; gone when its request is answered.
+   * alone). Not a connected client (status lists it among the recent ones); gone when its
+   * request is answered.
    */
   modernRequestSession(profile: string): ModernSession | undefined {
     const view = this.#views.get(profile);

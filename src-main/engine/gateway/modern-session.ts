@@ -51,8 +51,10 @@ export class ModernSession extends SessionBase {
   /** Reads who is asking from the request's envelope: each request speaks for itself. */
   #caller(ctx: ServerContext): string {
     const env = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    const info = env?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+    const info = env?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
     if (typeof info?.name === 'string') this.#clientName = info.name;
+    // No session on HTTP: `status` lists the clients seen lately instead (recent-clients.ts).
+    if (this.transportKind === 'http') this.gateway.recentClients.seen(this.profile, this.#clientName, typeof info?.version === 'string' ? info.version : undefined);
     const caps = env?.[CLIENT_CAPABILITIES_META_KEY];
     if (caps && typeof caps === 'object') this.#clientCaps = caps as Record<string, unknown>;
     this.lastActive = Date.now();

@@ -7,6 +7,7 @@ import type { InputBridge } from './input-bridge.ts';
 import type { SwitchboardError } from '../../../src-shared/errors.ts';
 import { TASKS_EXTENSION, type TaskBridge } from './task-bridge.ts';
 import type { CallLogRelay } from './call-logs.ts';
+import type { RecentClients } from './recent-clients.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';
 import { isLimitedClient, limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
@@ -52,6 +53,7 @@ export interface GatewayPort {
   readonly inputs: InputBridge;
   readonly tasks: TaskBridge;
   readonly callLogs: CallLogRelay;
+  readonly recentClients: RecentClients;
   /** Whether a server runs this tool as a task of its own (a 2025 server offering tasks). */
   taskSupport(server: string, tool: string): 'optional' | 'required' | undefined;
   view(profile: string): ProfileView | undefined;

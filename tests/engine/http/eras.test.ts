@@ -5,7 +5,8 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
+import { cleanupHomes, cli, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
+import type { StatusReport } from '../../../src-shared/api.ts';
 import { modernPost as rawPost, serve, type Served } from '../../helpers/serve.ts';
 
 let s: Served;
@@ -24,8 +25,8 @@ afterAll(async () => {
 
 const text = (r: unknown) => ((r as { content: { text: string }[] }).content[0]!).text;
 
-async function v2Client(mode: 'legacy' | 'auto' | { pin: string }, profile = 'web'): Promise<Client> {
-  const c = new Client({ name: 'v2-http-test', version: '1' }, { versionNegotiation: { mode }, capabilities: { elicitation: {} } });
+async function v2Client(mode: 'legacy' | 'auto' | { pin: string }, profile = 'web', name = 'v2-http-test'): Promise<Client> {
+  const c = new Client({ name, version: '1' }, { versionNegotiation: { mode }, capabilities: { elicitation: {} } });
   c.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Kay' } }));
   await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/${profile}`), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
   return c;
@@ -69,6 +70,27 @@ describe('HTTP endpoint, both eras', () => {
     expect(JSON.parse(text(await c.callTool({ name: 'legacy__elicit', arguments: {} })))).toEqual({ action: 'accept', content: { name: 'Kay' } });
     expect(text(await c.callTool({ name: 'modern__ask', arguments: {} }))).toBe('hello Kay');
     await c.close();
+  });
+
+  it('lists 2026-07-28 HTTP clients in status by their _meta.clientInfo, with when they were last seen, beside the 2025 sessions', async () => {
+    const modern = await v2Client({ pin: '2026-07-28' }, 'web', 'stateless-lister');
+    await waitFor(async () => ((await modern.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'legacy__echo') ? true : undefined), 20_000, 'tools');
+    await modern.callTool({ name: 'legacy__echo', arguments: { text: 'seen' } });
+    const legacy = await v2Client('legacy', 'web', 'session-lister');
+    await legacy.listTools();
+    const status = JSON.parse(cli(home, ['status', '--json']).stdout) as StatusReport;
+    const seen = status.clients.find((c) => c.name === 'stateless-lister');
+    expect(seen).toMatchObject({ profile: 'web', transport: 'http', era: 'modern', stateless: true, id: 'http:web:stateless-lister' });
+    expect(seen!.requests).toBeGreaterThanOrEqual(2);
+    expect(Date.parse(seen!.lastSeen!)).toBeGreaterThanOrEqual(Date.parse(seen!.since));
+    expect(status.clients.find((c) => c.name === 'session-lister')).toMatchObject({ transport: 'http', era: 'legacy' });
+    expect(status.clients.find((c) => c.name === 'session-lister')!.stateless).toBeUndefined();
+    const text = cli(home, ['status']).stdout;
+    expect(text).toMatch(/Clients:\n/);
+    expect(text).toMatch(/stateless-lister\s+web\s+no known limits gets \d+ tools; http, 2026-07-28, no session; last seen .+ \(\d+ requests\)/);
+    expect(text).toMatch(/session-lister\s+web\s+no known limits gets \d+ tools; http, 2025 session since/);
+    await modern.close();
+    await legacy.close();
   });
 
   it('still needs the bearer token for modern requests', async () => {
