@@ -21,6 +21,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
@@ -49,6 +50,7 @@ export class ClientSession extends SessionBase {
   readonly server: Server;
   /** Lists the client holds (it listed them, or held them before a resume): only those can go stale. */
   readonly #holdsList: Record<ListKind, boolean> = { tools: false, resources: false, prompts: false };
+  #logLevel = 'info';
   /** list_changed notifications waiting for their window to close. */
   readonly #changeTimers = new Map<ListKind, NodeJS.Timeout>();
 
@@ -74,6 +76,12 @@ export class ClientSession extends SessionBase {
   #install(): void {
     const s = this.server;
     const g = this.gateway;
+    // The level a 2026-07-28 server is asked to log at during this client's calls (a 2025 server
+    // logs as it always did): the one the client set, else info.
+    s.setRequestHandler(SetLevelRequestSchema, async (req) => {
+      this.#logLevel = req.params.level;
+      return {};
+    });
     s.setNotificationHandler(RootsListChangedNotificationSchema, async () => g.clientRootsChanged(this));
     s.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => (await requests.listTools(this, extra.signal)) as never);
     s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
@@ -83,6 +91,7 @@ export class ClientSession extends SessionBase {
         return (await requests.callToolAsTask(g, this, call, req.params.task)) as never;
       }
       return requests.callTool(g, this, {
+        logLevel: this.#logLevel,
         name: req.params.name,
         args: req.params.arguments,
         signal: extra.signal,

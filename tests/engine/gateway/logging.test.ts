@@ -1,12 +1,12 @@
 // Servers' log messages for 2026-07-28 clients: a request that names a log level in its `_meta`
 // hears its servers' `notifications/message` at or above that level on its own response stream,
-// and one that names none hears none. Real v2-SDK clients through the real shim and the real
+// and one that names none hears none. And a 2025 client's level reaches a 2026-07-28 server. Real v2-SDK clients through the real shim and the real
 // HTTP endpoint, to a 2025 server (v1 SDK) and a 2026-07-28 server (v2 SDK).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, cleanupHomes, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
+import { BIN, cleanupHomes, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
 import { serve, type Served } from '../../helpers/serve.ts';
 
 afterAll(cleanupHomes);
@@ -62,6 +62,27 @@ describe('logging for a 2026-07-28 client through the shim', () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'shim', '--profile', 'p', '--home', home], stderr: 'pipe' }));
     expect(client.getServerCapabilities()?.logging).toEqual({});
     return { client, heard };
+  });
+});
+
+describe('logging for a 2025 client from a 2026-07-28 server', () => {
+  const home = makeHome(config);
+  it('asks the server to log at the level the client set (info until it sets one) and relays it on the session', async () => {
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = await shimClient(home, 'p', { name: 'legacy-log-listener' });
+    const heard: Heard = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.push({ level: n.params.level, logger: n.params.logger, data: n.params.data }));
+    await waitFor(async () => ((await client.listTools()).tools.some((t) => t.name === 'modern__log') ? true : undefined), 20_000, 'tools');
+    const call = async () => {
+      heard.length = 0;
+      expect(text(await client.callTool({ name: 'modern__log', arguments: {} }))).toBe('logged');
+      await new Promise((res) => setTimeout(res, 100));
+      return heard.map((m) => `${m.level} ${String(m.data)}`);
+    };
+    expect(await call()).toEqual(['warning v2 warning from the log tool']);
+    await client.setLoggingLevel('debug');
+    expect(await call()).toEqual(['warning v2 warning from the log tool', 'debug v2 debug from the log tool']);
+    await client.close();
   });
 });
 
