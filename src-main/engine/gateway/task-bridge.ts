@@ -15,7 +15,7 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import { toErrorData } from '../../../src-shared/errors.ts';
 
 /** The extension's identifier (2026-07-28), in capabilities and per-request client capabilities. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION } from '../upstream/modern-tasks.ts';
 /** Related-task `_meta` key of 2025-11-25 task results. */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** How long a task the gateway runs is kept when the client asks for no ttl, in ms. */

@@ -22,6 +22,7 @@ import type { SecretStore } from '../secrets/secret-store.ts';
 import { CatalogCache, type CatalogKind } from './catalog-cache.ts';
 import { EraVerdict, negotiatedRevision } from './protocol-era.ts';
 import { ModernSubscriptions } from './modern-subscriptions.ts';
+import { followTask, liftedTask, liftTaskResults, TASKS_EXTENSION } from './modern-tasks.ts';
 import { LOG_LEVEL_META_KEY } from '../gateway/call-logs.ts';
 import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
@@ -266,7 +267,25 @@ export class Upstream {
     }
     if (params.task === undefined && this.taskSupport(params.name) === 'required') return this.#callThroughTask(params, opts);
     const result = await this.#send('tools/call', params, opts, `${this.name}.${params.name}`);
+    const task = liftedTask(result);
+    if (task) return this.#followModernTask(task, `${this.name}.${params.name}`, opts);
     return result as CallToolResult;
+  }
+
+  /** A 2026-07-28 server answered with a task (modern-tasks.ts): its result, within callTimeoutSec. */
+  async #followModernTask(task: NonNullable<ReturnType<typeof liftedTask>>, what: string, opts: CallOptions): Promise<CallToolResult> {
+    const sec = this.config.callTimeoutSec ?? DEFAULT_CALL_TIMEOUT_SEC;
+    const timeout = AbortSignal.timeout(sec * 1000);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    try {
+      const get = (taskId: string) => this.#send('tasks/get', { taskId }, { signal }, what);
+      const cancel = (taskId: string) => void this.#send('tasks/cancel', { taskId }, {}, what).catch(() => {});
+      return (await followTask(task, what, get, cancel, signal)) as CallToolResult;
+    } catch (err) {
+      if (opts.signal?.aborted) throw new SwitchboardError('cancelled', `${what} was cancelled`);
+      if (timeout.aborted) throw new SwitchboardError('timeout', `${what} took longer than ${sec} s (callTimeoutSec) and was cancelled`);
+      throw err;
+    }
   }
 
   /**
@@ -281,8 +300,8 @@ export class Upstream {
   /**
    * Whether a tool can run as a task of this server (2025-11-25 tasks: the server offers
    * task-augmented tools/call and the tool says `execution.taskSupport`). Undefined when it
-   * cannot: a server without tasks, or a 2026-07-28 one (the engine does not declare the tasks
-   * extension to those, so they never answer with a task).
+   * cannot: a server without tasks, or a 2026-07-28 one (which decides per call: a task it
+   * answers with is followed by callTool itself, modern-tasks.ts).
    */
   taskSupport(tool: string): 'optional' | 'required' | undefined {
     if (this.#client?.getProtocolEra() === 'modern' || !this.#capabilities?.tasks?.requests?.tools?.call) return undefined;
@@ -449,6 +468,7 @@ export class Upstream {
       await client.connect(transport, this.#era.connectOptions(this.#opts.startTimeoutMs ?? 60_000));
       if (gen !== this.#generation) return;
       this.#era.record(client);
+      if (client.getProtocolEra() === 'modern') liftTaskResults(transport);
       this.#capabilities = (client.getServerCapabilities() ?? {}) as ServerCapabilities;
       this.#protocol = negotiatedRevision(client);
       this.#log.note(`connected (MCP ${this.#protocol ?? 'unknown revision'}, ${client.getProtocolEra() ?? 'legacy'} era)`);
@@ -594,7 +614,8 @@ export class Upstream {
 
   #makeClient(gen: number): Client {
     const client = new Client(this.#opts.clientInfo ?? { name: 'switchboard', version: '0.1.0' }, {
-      capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+      // The tasks extension (2026-07-28): a server may answer a call with a task, which the call follows.
+      capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true }, extensions: { [TASKS_EXTENSION]: {} } },
       ...EraVerdict.clientOptions(this.#opts.startTimeoutMs ?? 60_000),
       // The old bound on pages: a server that always returns a cursor cannot loop us forever.
       listMaxPages: 1000,

@@ -15,11 +15,11 @@ const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string
 const RELATED = 'io.modelcontextprotocol/related-task';
 
 const home = makeHome({
-  servers: { tl: fixtureServer('tasks-legacy.mjs'), plain: fixtureServer('basic.mjs'), modern: fixtureServer('v2-modern.mjs') },
+  servers: { tl: fixtureServer('tasks-legacy.mjs'), plain: fixtureServer('basic.mjs'), modern: fixtureServer('v2-modern.mjs'), vt: fixtureServer('v2-tasks.mjs') },
   profiles: {
-    main: { servers: ['tl', 'plain', 'modern'] },
+    main: { servers: ['tl', 'plain', 'modern', 'vt'] },
     code: { servers: ['plain'], surface: 'code' },
-    'code-tl': { servers: ['tl'], surface: 'code' },
+    'code-tl': { servers: ['tl', 'vt'], surface: 'code' },
   },
 });
 
@@ -129,11 +129,36 @@ describe('a 2025-11-25 client asking for tasks', () => {
   });
 });
 
+describe("a 2026-07-28 server's tasks (the extension, declared by the engine)", () => {
+  it('answers a plain call with the result of the task the server made (was: -32021, missing capability)', async () => {
+    const client = await shimClient(home, 'main');
+    await ready(client, ['vt__job']);
+    expect(text(await client.callTool({ name: 'vt__job', arguments: { ms: 200, label: 'followed' } }))).toBe('job done: followed');
+    await client.close();
+    const coder = await shimClient(home, 'code-tl');
+    await ready(coder, ['execute']);
+    expect(text(await coder.callTool({ name: 'execute', arguments: { code: 'async () => (await vt.job({ ms: 50, label: "in code" }))' } }))).toContain('job done: in code');
+    await coder.close();
+  });
+
+  it("runs under a task the gateway keeps for a 2025 client that asked for one; cancelling it cancels the server's task", async () => {
+    const client = await shimClient(home, 'main', { name: 'tasker' });
+    await ready(client, ['vt__job']);
+    const { task } = await taskCall(client, 'vt__job', { ms: 100, label: 'kept' });
+    expect(text(await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toBe('job done: kept');
+    const long = await taskCall(client, 'vt__job', { ms: 30_000, label: 'never' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await client.experimental.tasks.cancelTask(long.task.taskId)).status).toBe('cancelled');
+    await waitFor(() => (/v2 task \S+ cancelled/.test(readFileSync(path.join(home, 'logs', 'vt.log'), 'utf8')) ? true : undefined), 10_000, 'the server to cancel its task');
+    await client.close();
+  });
+});
+
 describe('a 2026-07-28 client with the tasks extension (HTTP)', () => {
   // A home of its own: `serve` is the engine there (the shim's engine holds the other one).
   const web = makeHome({
-    servers: { tl: fixtureServer('tasks-legacy.mjs'), plain: fixtureServer('basic.mjs') },
-    profiles: { main: { servers: ['tl', 'plain'] } },
+    servers: { tl: fixtureServer('tasks-legacy.mjs'), plain: fixtureServer('basic.mjs'), vt: fixtureServer('v2-tasks.mjs') },
+    profiles: { main: { servers: ['tl', 'plain', 'vt'] } },
   });
   let s: Served;
   beforeAll(async () => {
@@ -181,6 +206,8 @@ describe('a 2026-07-28 client with the tasks extension (HTTP)', () => {
     expect(text(undeclared.result)).toBe('job done: sync');
     // A tool that runs only as a task still answers a client without the extension: the gateway waits for it.
     expect(text((await post('tools/call', { name: 'tl__must_task', arguments: {} }, { tasks: false })).result)).toBe('required task ran');
+    // A 2026-07-28 server's task too, for clients with the extension or without.
+    for (const tasks of [true, false]) expect(text((await post('tools/call', { name: 'vt__job', arguments: { ms: 50, label: 'v2' } }, { tasks })).result)).toBe('job done: v2');
   });
 
   it('refuses tasks/get to a client that did not declare the extension (-32021), and unknown tasks (-32602)', async () => {
