@@ -93,7 +93,15 @@ export class Gateway implements GatewayPort {
   readonly callLogs = new CallLogRelay();
   /** 2026-07-28 HTTP clients seen lately: that era has no sessions to list (recent-clients.ts). */
   readonly recentClients = new RecentClients();
-  readonly tasks = new TaskBridge((server, method, params, signal) => this.request(server, method, params, signal));
+  readonly tasks = new TaskBridge(
+    (server, method, params, signal) => this.request(server, method, params, signal),
+    (owner, task) => {
+      // 2025 clients hear a task's changes; 2026-07-28 ones poll (or would listen, not relayed yet).
+      for (const s of this.sessions) {
+        if (s.era === 'legacy' && s.profile === owner.profile && s.clientName === owner.client) s.forwardNotification('', { method: 'notifications/tasks/status', params: task } as ServerNotification);
+      }
+    },
+  );
   /**
    * Changes for listeners that are not sessions: the 2026-07-28 HTTP endpoint keeps no sessions
    * and tells its clients' listen streams from these.
@@ -448,6 +456,8 @@ export class Gateway implements GatewayPort {
 
   /** Relays a notification of an upstream (logging, resources/updated) to its profiles' clients. */
   serverNotification(server: string, notification: ServerNotification): void {
+    // A task's status names the server's task id: only the task's owner hears it, under the gateway's.
+    if (notification.method === 'notifications/tasks/status') return this.tasks.fromServer(server, notification.params);
     for (const s of this.sessions) if (s.view?.includes(server)) s.forwardNotification(server, notification);
     if (notification.method === 'notifications/message') this.callLogs.deliver(server, notification.params);
     if (notification.method === 'notifications/resources/updated') this.events.emit('resourceUpdated', server, String(notification.params.uri));

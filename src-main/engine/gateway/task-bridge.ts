@@ -46,6 +46,8 @@ export interface TaskOwner {
 
 /** How the bridge reaches a server: the gateway's relay (unavailable servers throw). */
 export type TaskRelay = (server: string, method: string, params: unknown, signal?: AbortSignal) => Promise<unknown>;
+/** Tells a task's owner its new state (`notifications/tasks/status`, 2025-11-25). */
+export type TaskStatusSink = (owner: TaskOwner, task: LegacyTask) => void;
 
 interface JsonRpcError {
   code: number;
@@ -78,10 +80,27 @@ class Entry {
 
 export class TaskBridge {
   readonly #relay: TaskRelay;
+  readonly #onStatus: TaskStatusSink;
   readonly #tasks = new Map<string, Entry>();
 
-  constructor(relay: TaskRelay) {
+  constructor(relay: TaskRelay, onStatus: TaskStatusSink = () => {}) {
     this.#relay = relay;
+    this.#onStatus = onStatus;
+  }
+
+  /**
+   * A server's `notifications/tasks/status`: for a task routed there, its owner hears it under
+   * the gateway's id; one the gateway does not know is dropped (its id would mean nothing to
+   * any client).
+   */
+  fromServer(server: string, params: Partial<LegacyTask> | undefined): void {
+    if (typeof params?.taskId !== 'string') return;
+    for (const e of this.#tasks.values()) {
+      if (e.server !== server || e.upstreamId !== params.taskId) continue;
+      this.#take(e, params);
+      this.#onStatus(e.owner, { ...e.state });
+      return;
+    }
   }
 
   /** Runs `run` as a task the gateway keeps; answers its first state at once. */
@@ -224,6 +243,7 @@ export class TaskBridge {
     if (extra.statusMessage) e.state.statusMessage = extra.statusMessage;
     if (extra.result) e.result = extra.result;
     if (extra.error) e.error = extra.error;
+    this.#onStatus(e.owner, { ...e.state });
   }
 
   #add(e: Entry): void {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, TaskStatusNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { auditEntryOf, cleanupHomes, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
 import { modernPost, serve, type Served } from '../../helpers/serve.ts';
 
@@ -30,6 +30,13 @@ async function ready(client: Client, names: string[]): Promise<void> {
   }, 20_000, names.join(', '));
 }
 
+/** The notifications/tasks/status a client hears. */
+function hearStatuses(client: Client): { taskId: string; status: string }[] {
+  const seen: { taskId: string; status: string }[] = [];
+  client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void seen.push({ taskId: n.params.taskId, status: n.params.status }));
+  return seen;
+}
+
 const taskCall = (client: Client, name: string, args: Record<string, unknown>, ttl = 60_000) =>
   client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl } } }, CreateTaskResultSchema);
 
@@ -42,6 +49,7 @@ describe('a 2025-11-25 client asking for tasks', () => {
 
   it("routes a task to the server that runs it: status, result, list, under the gateway's own id", async () => {
     const client = await shimClient(home, 'main', { name: 'tasker' });
+    const statuses = hearStatuses(client);
     await ready(client, ['tl__job']);
     const { task } = await taskCall(client, 'tl__job', { ms: 300, label: 'routed' });
     expect(task.status).toBe('working');
@@ -53,6 +61,9 @@ describe('a 2025-11-25 client asking for tasks', () => {
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('completed');
     const { tasks } = await client.experimental.tasks.listTasks();
     expect(tasks.map((t) => t.taskId)).toContain(task.taskId);
+    // The server's notifications/tasks/status reach the owner under the gateway's id, and no other id.
+    await waitFor(() => (statuses.some((s) => s.taskId === task.taskId && s.status === 'completed') ? true : undefined), 10_000, 'the completed status');
+    expect(statuses.every((s) => s.taskId === task.taskId)).toBe(true);
     await client.close();
   });
 
@@ -70,11 +81,13 @@ describe('a 2025-11-25 client asking for tasks', () => {
 
   it('runs a call to a server without tasks as an ordinary call behind a task the gateway keeps', async () => {
     const client = await shimClient(home, 'main', { name: 'tasker' });
+    const statuses = hearStatuses(client);
     await ready(client, ['plain__sleep', 'modern__echo']);
     const { task } = await taskCall(client, 'plain__sleep', { ms: 200 });
     expect(task).toMatchObject({ status: 'working', ttl: 60_000 });
     expect(text(await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toBe('slept');
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('completed');
+    await waitFor(() => (statuses.some((s) => s.taskId === task.taskId && s.status === 'completed') ? true : undefined), 10_000, 'the completed status');
     // A 2026-07-28 server's tool too (the engine declares no tasks to those: a plain call).
     const echo = await taskCall(client, 'modern__echo', { text: 'via task' });
     expect(text(await client.experimental.tasks.getTaskResult(echo.task.taskId, CallToolResultSchema))).toBe('via task');
