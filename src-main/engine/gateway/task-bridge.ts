@@ -63,7 +63,9 @@ class Entry {
   result: Record<string, unknown> | undefined;
   error: JsonRpcError | undefined;
   abort: AbortController | undefined;
-  done: Promise<void> = Promise.resolve();
+  /** Resolved when the task reaches a terminal status (a cancelled call need not settle for that). */
+  readonly ended: Promise<void>;
+  end!: () => void;
 
   constructor(
     readonly owner: TaskOwner,
@@ -71,6 +73,7 @@ class Entry {
     state: Omit<LegacyTask, 'taskId'>,
   ) {
     this.state = { ...state, taskId: this.id };
+    this.ended = new Promise((resolve) => (this.end = resolve));
   }
 
   get terminal(): boolean {
@@ -109,8 +112,9 @@ export class TaskBridge {
     const e = new Entry(owner, server, { status: 'working', ttl: ttl ?? DEFAULT_TASK_TTL_MS, createdAt: now, lastUpdatedAt: now, pollInterval: POLL_INTERVAL_MS });
     e.abort = new AbortController();
     const signal = e.abort.signal;
-    e.done = Promise.resolve()
-      .then(() => run(signal))
+    void Promise.resolve()
+      // Cancelled before it started: it never starts.
+      .then(() => (signal.throwIfAborted(), run(signal)))
       .then(
         (result) => this.#finish(e, 'completed', { result: result as Record<string, unknown> }),
         (err: unknown) => {
@@ -148,7 +152,7 @@ export class TaskBridge {
       const r = (await this.#upstream(e, 'tasks/result', signal)) as Record<string, unknown>;
       return withRelatedTask(r, e.id);
     }
-    await abortable(e.done, signal);
+    await abortable(e.ended, signal);
     if (e.result) return withRelatedTask(e.result, e.id);
     const err = e.error ?? { code: ErrorCode.InvalidRequest, message: `The task "${id}" was cancelled.` };
     throw new McpError(err.code, err.message, err.data);
@@ -243,6 +247,7 @@ export class TaskBridge {
     if (extra.statusMessage) e.state.statusMessage = extra.statusMessage;
     if (extra.result) e.result = extra.result;
     if (extra.error) e.error = extra.error;
+    e.end();
     this.#onStatus(e.owner, { ...e.state });
   }
 
@@ -250,15 +255,12 @@ export class TaskBridge {
     this.#sweep();
     this.#tasks.set(e.id, e);
     const mine = [...this.#tasks.values()].filter((x) => sameOwner(x.owner, e.owner));
-    for (const old of mine) {
-      if (mine.length <= MAX_TASKS_PER_CLIENT) break;
-      if (old === e) continue;
-      // Finished ones first; a client holding too many running tasks loses its oldest.
-      if (old.terminal || mine.filter((x) => x.terminal).length === 0) {
-        old.abort?.abort(new Error('Too many tasks: the oldest was discarded.'));
-        this.#tasks.delete(old.id);
-        mine.splice(mine.indexOf(old), 1);
-      }
+    let excess = mine.length - MAX_TASKS_PER_CLIENT;
+    // Finished ones go first, oldest first; then, if need be, the oldest still running.
+    for (const old of [...mine.filter((x) => x.terminal), ...mine.filter((x) => !x.terminal && x !== e)]) {
+      if (excess-- <= 0) break;
+      old.abort?.abort(new Error('Too many tasks: the oldest was discarded.'));
+      this.#tasks.delete(old.id);
     }
   }
 
