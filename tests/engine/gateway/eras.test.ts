@@ -97,6 +97,10 @@ describe('clients of both generations through the shim', () => {
     expect(discover.capabilities.tools).toBeDefined();
     await waitFor(async () => ((await client.listTools(undefined, { cacheMode: 'refresh' })).tools.some((t) => t.name === 'modern__echo') ? true : undefined), 20_000, 'tools');
     await client.callTool({ name: 'modern__echo', arguments: { text: 'audited' } });
+    // On the shim's socket a 2026-07-28 client is a session: status names it from its _meta.
+    const status = JSON.parse(cli(home, ['status', '--json']).stdout) as { clients: { name: string; transport: string; era?: string; stateless?: boolean }[] };
+    expect(status.clients.find((c) => c.name === 'pinned-auditor')).toMatchObject({ transport: 'socket', era: 'modern' });
+    expect(status.clients.find((c) => c.name === 'pinned-auditor')!.stateless).toBeUndefined();
     await client.close();
     const audit = await waitFor(() => {
       const r = cli(home, ['audit', '--json', '--limit', '20']);
