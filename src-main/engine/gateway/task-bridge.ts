@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorData } from '../../../src-shared/errors.ts';
+import { pollPause } from '../upstream/modern-tasks.ts';
 
 /** The extension's identifier (2026-07-28), in capabilities and per-request client capabilities. */
 export { TASKS_EXTENSION } from '../upstream/modern-tasks.ts';
@@ -149,6 +150,13 @@ export class TaskBridge {
   async result(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const e = this.#find(owner, id);
     if (e.upstreamId !== undefined) {
+      // Polled until it ends, then asked for its result: one tasks/result held open for the
+      // whole task would be cut by the server's callTimeoutSec, which bounds each request.
+      await this.#refresh(e, signal);
+      while (!e.terminal) {
+        await pollPause(e.state.pollInterval, signal);
+        await this.#refresh(e, signal);
+      }
       const r = (await this.#upstream(e, 'tasks/result', signal)) as Record<string, unknown>;
       return withRelatedTask(r, e.id);
     }

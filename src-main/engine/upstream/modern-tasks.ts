@@ -12,9 +12,14 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Where a lifted task handle sits in the result's `_meta` (the engine's own key, never relayed). */
 const LIFTED = 'switchboard/upstream-task';
-/** Bounds on the server's suggested polling interval, in ms. */
+/** Bounds on a server's suggested polling interval, in ms. */
 const MIN_POLL_MS = 20;
 const MAX_POLL_MS = 5_000;
+
+/** Waits a server's suggested polling interval (bounded; 500 ms when it suggests none), or until `signal`. */
+export function pollPause(suggestedMs: number | undefined, signal?: AbortSignal): Promise<void> {
+  return sleep(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, suggestedMs ?? 500)), signal);
+}
 
 interface TaskState {
   taskId: string;
@@ -66,7 +71,7 @@ export async function followTask(
         throw new McpError(typeof e.code === 'number' ? e.code : ErrorCode.InternalError, e.message ?? state.statusMessage ?? 'the task failed', e.data);
       }
       if (state.status === 'cancelled') throw new SwitchboardError('cancelled', `${what} was cancelled by its server${state.statusMessage ? `: ${state.statusMessage}` : ''}`);
-      await sleep(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, state.pollIntervalMs ?? 500)), signal);
+      await pollPause(state.pollIntervalMs, signal);
       state = (await get(state.taskId)) as TaskState;
     }
   } catch (err) {
@@ -75,17 +80,17 @@ export async function followTask(
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(signal!.reason);
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -15,7 +15,8 @@ const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string
 const RELATED = 'io.modelcontextprotocol/related-task';
 
 const home = makeHome({
-  servers: { tl: fixtureServer('tasks-legacy.mjs'), plain: fixtureServer('basic.mjs'), modern: fixtureServer('v2-modern.mjs'), vt: fixtureServer('v2-tasks.mjs') },
+  // A task outlives the call timeout: callTimeoutSec bounds each request, not a server's task.
+  servers: { tl: fixtureServer('tasks-legacy.mjs', { callTimeoutSec: 1 }), plain: fixtureServer('basic.mjs'), modern: fixtureServer('v2-modern.mjs'), vt: fixtureServer('v2-tasks.mjs') },
   profiles: {
     main: { servers: ['tl', 'plain', 'modern', 'vt'] },
     code: { servers: ['plain'], surface: 'code' },
@@ -51,7 +52,8 @@ describe('a 2025-11-25 client asking for tasks', () => {
     const client = await shimClient(home, 'main', { name: 'tasker' });
     const statuses = hearStatuses(client);
     await ready(client, ['tl__job']);
-    const { task } = await taskCall(client, 'tl__job', { ms: 300, label: 'routed' });
+    // Longer than the server's callTimeoutSec (1 s): the gateway polls, it holds no request open that long.
+    const { task } = await taskCall(client, 'tl__job', { ms: 1500, label: 'routed' });
     expect(task.status).toBe('working');
     expect(task.taskId).toMatch(/^[0-9a-f-]{36}$/); // the server's ids are 32 hex digits: this one is the gateway's
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toMatch(/working|completed/);
