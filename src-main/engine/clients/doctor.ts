@@ -116,7 +116,10 @@ export async function checkServer(name: string, cfg: ServerConfig, o: DoctorOpti
   }
 
   if (!found.path) {
-    const where = /[\\/]/.test(command) ? `at ${found.searched.join(' or ')}` : `on the PATH the engine uses (${found.searched.length} folders: ${found.searched.join(path.delimiter) || 'none'})`;
+    // The approval screen is shown to people who are not developers (and in screenshots): the
+    // folder count and where to see them; `doctor` lists the folders themselves.
+    const folders = beforeApproval ? `${found.searched.length} folders; \`switchboard doctor\` lists them` : `${found.searched.length} folders: ${found.searched.join(path.delimiter) || 'none'}`;
+    const where = /[\\/]/.test(command) ? `at ${found.searched.join(' or ')}` : `on the PATH the engine uses (${folders})`;
     check.advice.push(`"${command}" was not found ${where}.`);
     const elsewhere = await findElsewhere(command, o);
     if (elsewhere) check.advice.push(`Found ${elsewhere}: set "command" to that path to use it.`);
