@@ -4,9 +4,9 @@ import { ENGINE_NODE_FLAGS, appExecutableForShim, engineCommand, runningAsSea } 
 import { BIN } from '../helpers/home.ts';
 
 describe('how the shim starts an engine', () => {
-  it('runs bin/switchboard.mjs with this node in a checkout, its young generation capped', () => {
-    expect(ENGINE_NODE_FLAGS).toEqual(['--max-semi-space-size=2']);
-    expect(engineCommand('/h', { env: {}, isSea: false })).toEqual({ command: process.execPath, args: ['--max-semi-space-size=2', BIN, 'engine', '--home', '/h'] });
+  it('runs bin/switchboard.mjs with this node in a checkout, its heaps kept small', () => {
+    expect(ENGINE_NODE_FLAGS).toEqual(['--max-semi-space-size=2', '--optimize-for-size']);
+    expect(engineCommand('/h', { env: {}, isSea: false })).toEqual({ command: process.execPath, args: [...ENGINE_NODE_FLAGS, BIN, 'engine', '--home', '/h'] });
   });
 
   it('is not a single-executable application under plain node', () => {
