@@ -28,6 +28,29 @@ export const ENGINE_COMMAND_ENV = 'SWITCHBOARD_ENGINE_COMMAND';
  */
 export const ENGINE_NODE_FLAGS = Object.freeze(['--max-semi-space-size=2', '--optimize-for-size']);
 
+/**
+ * glibc malloc settings for the engine's process (Linux; other C libraries ignore the variable).
+ * Measured in an idle engine on the first-run home (gdb, malloc_stats): 22 MB of malloc memory
+ * held, 4.7 MB of it in use. Each thread that allocates (V8's GC and compiler threads, the
+ * sandbox workers) gets an arena of its own and keeps what it freed; and glibc raises its trim
+ * threshold to twice the largest block it ever handed back by munmap, after which freed memory
+ * at the top of an arena is never returned. Two arenas, and a fixed mmap threshold (which keeps
+ * the trim threshold at its 128 KB default), give most of it back. A GLIBC_TUNABLES of the
+ * user's own comes after ours, so its settings win.
+ */
+export const ENGINE_MALLOC_TUNABLES = 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072';
+
+/**
+ * The environment to start an engine with: `env` plus the malloc settings on Linux.
+ * @param {NodeJS.ProcessEnv} [env] @param {NodeJS.Platform} [platform]
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function engineEnv(env = process.env, platform = process.platform) {
+  if (platform !== 'linux') return env;
+  const own = env.GLIBC_TUNABLES;
+  return { ...env, GLIBC_TUNABLES: own ? `${ENGINE_MALLOC_TUNABLES}:${own}` : ENGINE_MALLOC_TUNABLES };
+}
+
 /** @typedef {{ command: string, args: string[] }} EngineCommand */
 
 /** True inside the single-executable shim. node:sea exists from Node 20.12 and

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ENGINE_NODE_FLAGS } from '../../src-main/shim/engine-launch.mjs';
+import { ENGINE_MALLOC_TUNABLES, ENGINE_NODE_FLAGS } from '../../src-main/shim/engine-launch.mjs';
 import { BIN, NATIVE_SHIM_UNAVAILABLE, ROOT, cleanupHomes, enginePid, writeStandInApp, fixtureServer, makeHome, nativeShim, waitFor } from '../helpers/home.ts';
 
 const CONFIG = { servers: { basic: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['basic'] } } };
@@ -101,6 +101,8 @@ describe.skipIf(NATIVE_SHIM_UNAVAILABLE)('the native shim', () => {
     expect(existsSync(path.join(home, 'logs', 'engine.out.log'))).toBe(true);
     // The engine runs with the node flags that bound its memory.
     expect(readFileSync(`/proc/${enginePid(home)}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...ENGINE_NODE_FLAGS]));
+    // glibc parses GLIBC_TUNABLES in place, turning its ':' into NULs in the environment block.
+    expect(readFileSync(`/proc/${enginePid(home)}/environ`, 'utf8').replaceAll('\0', ':')).toContain(`GLIBC_TUNABLES=${ENGINE_MALLOC_TUNABLES}`);
   });
 
   it('starts the engine named by SWITCHBOARD_ENGINE_COMMAND, and refuses one that is not a JSON array', async () => {
