@@ -2,7 +2,7 @@
 // machines are shared and noisy, so ratios against a baseline measured in the same run matter
 // more than absolute numbers). Prints a table and writes bench/results.json.
 //
-//   npm run bench [-- --quick] [-- --only=SECTION,…] [-- --sdk-path]
+//   npm run bench [-- --quick] [-- --only=SECTION,…] [-- --sdk-path] [-- --memory-rounds=N] [-- --memory-before=DIR]
 //
 // --sdk-path adds a route to the latency section: the Node shim to a second engine whose plain
 // tools/call take the SDK path (SWITCHBOARD_SDK_PATH=1) instead of the fast path
@@ -10,7 +10,8 @@
 //
 // Sections: cold, latency (direct · Node shim · native shim · a peer gateway, interleaved),
 // sporadic (one call every 200 ms), start (warm shim start), code, spin, load, catalog,
-// memory (engine RSS idle and after 1,000 code runs), catalog1000, handles, search, approvals.
+// memory (engine RSS idle and after 1,000 code runs, median of N engines, side by side with the
+// checkout in DIR when given), catalog1000, handles, search, approvals.
 // The native shim is built
 // first when cargo is there (scripts/build-native-shim.mjs); the peer gateway is mcp-hub when
 // BENCH_MCP_HUB names its dist/cli.js (npm install --prefix /tmp/peer mcp-hub@4.2.1; it needs
@@ -44,6 +45,7 @@ const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice(7).split(',')) : undefined;
 const want = (section: string) => !only || only.has(section);
 const sdkPath = process.argv.includes('--sdk-path');
+const argValue = (name: string) => process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
 
 type Row = { metric: string; value: string; target?: string; ok?: boolean };
 const rows: Row[] = [];
@@ -58,6 +60,10 @@ function record(metric: string, value: number, unit: 'ms' | 'MB' | 'bytes' | 'x'
   results[metric] = Number(value.toFixed(3));
   const shown = unit === 'ms' ? ms(value) : unit === 'x' ? `${value.toFixed(2)}×` : unit === 'count' ? String(value) : `${value.toFixed(unit === 'bytes' || unit === 'µs' ? 0 : 1)} ${unit}`;
   rows.push({ metric, value: shown, target: target?.text, ok: target ? (target.atLeast ? value >= target.limit : value <= target.limit) : undefined });
+}
+/** A row of text only (figures behind a recorded one). */
+function note(metric: string, text: string) {
+  rows.push({ metric, value: text });
 }
 /** A row that could not be measured here, with the reason. */
 function missing(metric: string, why: string) {
@@ -293,6 +299,62 @@ async function waitEngine(home: string): Promise<number> {
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/** Resident memory of a process and its anonymous part, in MB (/proc/PID/smaps_rollup). */
+function rssParts(pid: number): { rss: number; anon: number } {
+  const t = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(t)![1]);
+  return { rss: kb('Rss') / 1024, anon: kb('Anonymous') / 1024 };
+}
+
+interface MemoryRound {
+  idle: { rss: number; anon: number };
+  busy: number;
+  settled: { rss: number; anon: number };
+  p50: number;
+  afterIdle: number;
+}
+
+/**
+ * One engine on a fresh first-run home, started by `bin`'s shim: RSS once settled after one
+ * run, right after `runs` more, and settled again; then how long the next run takes (the sandbox
+ * pool stops its warm worker after 20 s without runs, so that run starts one). Idle means settled: V8's memory reducer
+ * shrinks the heaps some time after activity stops (its first look is 8 s after the last major
+ * GC), so each figure is taken 30 s after the last call.
+ */
+async function memoryRound(bin: string, runs: number): Promise<MemoryRound> {
+  const fresh = mkdtempSync(path.join(os.tmpdir(), 'sb-bench-rss-'));
+  const settle = () => new Promise((r) => setTimeout(r, quick ? 10_000 : 30_000));
+  try {
+    const c = await stdioClient(process.execPath, [bin, 'shim', '--profile', 'demo-code', '--home', fresh]);
+    await c.callTool({ name: 'execute', arguments: { code: 'async () => typeof everything' } });
+    const epid = await waitEngine(fresh);
+    await settle();
+    const idle = rssParts(epid);
+    // Runs that touch the sandbox the way models do: a tool call, a result, some garbage.
+    const src = 'async () => { const r = await everything.echo({ message: "m" }); return JSON.stringify(r).length + [1, 2, 3].map((x) => x * 2).join().length; }';
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      const r = await c.callTool({ name: 'execute', arguments: { code: src } });
+      times.push(performance.now() - t0);
+      if ((r as CallToolResult).isError) throw new Error(runText(r));
+    }
+    const busy = rssMb(epid);
+    await settle();
+    const settled = rssParts(epid);
+    // The first run after the quiet spell: it starts a worker when the pool rested meanwhile.
+    const t0 = performance.now();
+    await c.callTool({ name: 'execute', arguments: { code: src } });
+    const afterIdle = performance.now() - t0;
+    await c.close();
+    process.kill(epid, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    return { idle, busy, settled, p50: pct(times, 50), afterIdle };
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
 }
 
 function runText(r: unknown): string {
@@ -604,33 +666,36 @@ async function main() {
 
   // 7. Engine RSS with 3 servers: the first-run home (everything, memory, files; a tools and a
   // code profile), idle after a client listed tools and ran code once, then after 1,000 runs.
+  // Memory varies from engine to engine by several MB (when V8 and malloc happen to give pages
+  // back), so each figure is the median of several engines, each on a fresh home; with
+  // --memory-before=DIR another checkout (e.g. `git archive` of an older commit, with its
+  // node_modules) is measured in the same rounds, taking turns, for a side-by-side figure.
   if (want('memory')) {
-    const fresh = mkdtempSync(path.join(os.tmpdir(), 'sb-bench-rss-'));
-    try {
-      const c = await stdioClient(process.execPath, shimArgs(fresh, 'demo-code'));
-      await c.callTool({ name: 'execute', arguments: { code: 'async () => typeof everything' } });
-      const epid = await waitEngine(fresh);
-      // Idle means settled: V8's memory reducer shrinks the heaps some time after activity
-      // stops (its first look is 8 s after the last major GC; measured here after 1,000 runs:
-      // flat 111 MB up to 20 s, 90 MB from 30 s on, flat after), so the figure is taken at 30 s.
-      const settle = () => new Promise((r) => setTimeout(r, quick ? 10_000 : 30_000));
-      await settle();
-      record('engine RSS idle, 3 servers (first-run home)', rssMb(epid), 'MB', { limit: 90, text: '≤ 90 MB' });
-      // Runs that touch the sandbox the way models do: a tool call, a result, some garbage.
-      const src = 'async () => { const r = await everything.echo({ message: "m" }); return JSON.stringify(r).length + [1, 2, 3].map((x) => x * 2).join().length; }';
-      const runs = quick ? 300 : 1000;
-      for (let i = 0; i < runs; i++) {
-        const r = await c.callTool({ name: 'execute', arguments: { code: src } });
-        if ((r as CallToolResult).isError) throw new Error(runText(r));
+    const rounds = quick ? 1 : Number(argValue('--memory-rounds') ?? 3);
+    const runs = quick ? 300 : 1000;
+    const beforeDir = argValue('--memory-before');
+    const trees = [{ label: '', bin: BIN }, ...(beforeDir ? [{ label: 'before: ', bin: path.resolve(beforeDir, 'bin/switchboard.mjs') }] : [])];
+    const got = new Map<string, MemoryRound[]>(trees.map((t) => [t.label, []]));
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < trees.length; k++) {
+        const t = trees[(r + k) % trees.length]!;
+        got.get(t.label)!.push(await memoryRound(t.bin, runs));
       }
-      const busy = rssMb(epid);
-      await settle();
-      record(`engine RSS after ${runs} code runs, settled (right after: ${busy.toFixed(1)} MB)`, rssMb(epid), 'MB', { limit: 100, text: '≤ 100 MB' });
-      await c.close();
-      process.kill(epid, 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 1000));
-    } finally {
-      rmSync(fresh, { recursive: true, force: true });
+    }
+    for (const t of trees) {
+      const xs = got.get(t.label)!;
+      const list = (f: (m: MemoryRound) => number) => `${xs.length} engines: ${xs.map((m) => f(m).toFixed(1)).join(' · ')}`;
+      const idle = median(xs.map((m) => m.idle.rss));
+      const settled = median(xs.map((m) => m.settled.rss));
+      const mine = t.label === '';
+      record(`${t.label}engine RSS idle, 3 servers (first-run home)`, idle, 'MB', mine ? { limit: 90, text: '≤ 90 MB' } : undefined);
+      note(`${t.label}  … idle, each engine (MB)`, list((m) => m.idle.rss));
+      note(`${t.label}  … idle, file-backed (node binary, shared) · anonymous, median (MB)`, `${median(xs.map((m) => m.idle.rss - m.idle.anon)).toFixed(1)} · ${median(xs.map((m) => m.idle.anon)).toFixed(1)}`);
+      record(`${t.label}engine RSS after ${runs} code runs, settled`, settled, 'MB', mine ? { limit: 100, text: '≤ 100 MB' } : undefined);
+      note(`${t.label}  … settled, each engine (MB)`, list((m) => m.settled.rss));
+      note(`${t.label}  … right after the runs, each engine (MB)`, list((m) => m.busy));
+      record(`${t.label}execute p50 during those runs (median of engines)`, median(xs.map((m) => m.p50)), 'ms');
+      record(`${t.label}execute after that idle spell (median of engines)`, median(xs.map((m) => m.afterIdle)), 'ms');
     }
   }
 

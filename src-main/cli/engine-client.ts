@@ -5,7 +5,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { APP_BIN } from '../engine/app-root.ts';
-import { ENGINE_NODE_FLAGS } from '../shim/engine-launch.mjs';
+import { ENGINE_NODE_FLAGS, engineEnv } from '../shim/engine-launch.mjs';
 import type { ControlClient, ControlMethod, ControlParams, ControlResult, ControlResponse } from '../../src-shared/api.ts';
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import type { HomePaths } from '../engine/home.ts';
@@ -87,6 +87,7 @@ export function spawnBackgroundEngine(paths: HomePaths): void {
     detached: true,
     stdio: ['ignore', fd, fd],
     windowsHide: true,
+    env: engineEnv(),
   });
   child.unref();
 }

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { StatusReport } from '../../src-shared/api.ts';
 import { resolveHome } from '../engine/home.ts';
 import { installedShimPath, SHIM_PATH_ENV } from '../engine/clients/shim-entry.ts';
-import { ENGINE_NODE_FLAGS } from '../shim/engine-launch.mjs';
+import { ENGINE_NODE_FLAGS, engineEnv } from '../shim/engine-launch.mjs';
 import { parseLaunchArgs } from './launch-args.ts';
 import { createUrlGuard, sameDocumentAs } from './url-guard.ts';
 import { createIpcRelay } from './ipc-relay.ts';
@@ -57,7 +57,7 @@ function startApp(): void {
         execArgv: [...ENGINE_NODE_FLAGS],
         stdio: 'inherit',
         // Client entries the engine writes (connect, import --replace) point at the installed shim.
-        env: app.isPackaged ? { ...process.env, [SHIM_PATH_ENV]: installedShimPath(process.resourcesPath) } : process.env,
+        env: engineEnv(app.isPackaged ? { ...process.env, [SHIM_PATH_ENV]: installedShimPath(process.resourcesPath) } : process.env),
       }),
     onprocess: (p) => rpc.attach(p),
     onstate: (s) => {

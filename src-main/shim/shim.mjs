@@ -13,7 +13,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { engineCommand } from './engine-launch.mjs';
+import { engineCommand, engineEnv } from './engine-launch.mjs';
 import { LineSplitter } from './line-splitter.mjs';
 
 /** How long to wait for an engine that restarts by itself before starting one, in ms. */
@@ -155,7 +155,7 @@ export async function runShim(argv) {
     } catch (err) {
       fail(/** @type {Error} */ (err).message);
     }
-    const child = spawn(cmd.command, cmd.args, { detached: true, stdio: out, windowsHide: true });
+    const child = spawn(cmd.command, cmd.args, { detached: true, stdio: out, windowsHide: true, env: engineEnv() });
     // A missing app (moved or half-uninstalled) must not crash the relay; the wait below ends
     // with a message naming the log.
     child.on('error', (err) => process.stderr.write(`switchboard shim: could not start the engine with ${cmd.command}: ${err.message}\n`));

@@ -2,6 +2,7 @@
 // may ask of the engine, with the sentences that refuse more. Kept apart from search.ts and
 // catalog.ts so that the sandbox worker can check a lookup before it crosses to the engine
 // without loading the search index. Pure.
+import { groupDigits } from '../digits.ts';
 
 /** A query longer than this is refused: a search is a few words, and fuzzy matching costs per character. */
 export const MAX_QUERY_CHARS = 1000;
@@ -14,7 +15,7 @@ export const MAX_DESCRIBE_NAMES = 100;
 /** Unknown names that get closest-name suggestions; the others are only named. */
 export const MAX_SUGGESTED_NAMES = 3;
 
-const chars = (n: number): string => n.toLocaleString('en-US');
+const chars = groupDigits;
 
 export function queryTooLongMessage(length: number): string {
   return `The search query is ${chars(length)} characters; search with a few words (at most ${chars(MAX_QUERY_CHARS)} characters), e.g. "create issue".`;

@@ -2,6 +2,7 @@
 // execute description, its tool names still help a model pick without a search. They are listed
 // per server within a fixed budget, each server getting names in turn so that none is left out
 // because an earlier one is large. Pure.
+import { groupDigits } from '../digits.ts';
 
 /** Characters the name index may take in the execute description. */
 export const NAME_INDEX_CHARS = 9_000;
@@ -34,7 +35,7 @@ export function nameIndex(globals: Record<string, string[]>, budget: number = NA
   const header = (count: number): string =>
     count === total
       ? `Tool names by server (all ${total}):`
-      : `Tool names by server (${count} of ${total}, as many as fit in ${budget.toLocaleString('en-US')} characters; find the others with search_tools):`;
+      : `Tool names by server (${count} of ${total}, as many as fit in ${groupDigits(budget)} characters; find the others with search_tools):`;
   // Room for the longest header and the "servers left out" line, so the text never goes over.
   let size = header(Math.max(0, total - 1)).length + 1 + `… and ${servers.length} more servers`.length + 1;
   let lines = servers.length;

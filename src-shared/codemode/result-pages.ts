@@ -1,6 +1,7 @@
 // Reading a kept result (issue 14, item 3: result handles) one page or one part at a time:
 // `results.get(handle, { offset, limit })` and `results.query(handle, path)`. Pure.
 import { SwitchboardError } from '../errors.ts';
+import { groupDigits } from '../digits.ts';
 
 /** A handle as the engine makes them: `res_` and 24 lowercase hex digits (96 random bits). */
 export const RESULT_HANDLE_RE = /^res_[0-9a-f]{24}$/;
@@ -156,8 +157,8 @@ function walk(node: unknown, steps: Step[], i: number): unknown {
 
 /** What the cut note says about a kept value, so the model knows how to page through it. */
 export function describeKept(value: unknown): string {
-  if (Array.isArray(value)) return `an array of ${value.length.toLocaleString('en-US')} items`;
-  if (typeof value === 'string') return `a string of ${value.length.toLocaleString('en-US')} characters`;
-  if (typeof value === 'object' && value !== null) return `an object with ${Object.keys(value).length.toLocaleString('en-US')} keys`;
+  if (Array.isArray(value)) return `an array of ${groupDigits(value.length)} items`;
+  if (typeof value === 'string') return `a string of ${groupDigits(value.length)} characters`;
+  if (typeof value === 'object' && value !== null) return `an object with ${groupDigits(Object.keys(value).length)} keys`;
   return 'a value';
 }

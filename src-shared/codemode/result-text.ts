@@ -2,6 +2,7 @@
 import { MAX_LOG_BYTES } from '../config/budgets.ts';
 import type { LogLine, RunErrorKind } from '../records.ts';
 import { describeKept } from './result-pages.ts';
+import { groupDigits } from '../digits.ts';
 
 /** Why a run failed: its kind, message, place in the code as sent (from 1) and a hint. */
 export interface RunFailureInfo {
@@ -56,7 +57,7 @@ export type RunOutcome = (
 export const MAX_LOG_ENTRIES = 1000;
 
 /** The last log line of a run whose console output went over MAX_LOG_BYTES or MAX_LOG_ENTRIES. */
-export const LOG_CUT_NOTE = `further console output was dropped: logs are capped at ${MAX_LOG_BYTES / 1024} KB and ${MAX_LOG_ENTRIES.toLocaleString('en-US')} lines; log less, or return the data instead`;
+export const LOG_CUT_NOTE = `further console output was dropped: logs are capped at ${MAX_LOG_BYTES / 1024} KB and ${groupDigits(MAX_LOG_ENTRIES)} lines; log less, or return the data instead`;
 
 export function utf8Bytes(s: string): number {
   let n = 0;

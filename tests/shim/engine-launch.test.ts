@@ -1,12 +1,15 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ENGINE_NODE_FLAGS, appExecutableForShim, engineCommand, runningAsSea } from '../../src-main/shim/engine-launch.mjs';
-import { BIN } from '../helpers/home.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ENGINE_MALLOC_TUNABLES, ENGINE_NODE_FLAGS, appExecutableForShim, engineCommand, engineEnv, runningAsSea } from '../../src-main/shim/engine-launch.mjs';
+import { BIN, cleanupHomes, enginePid, fixtureServer, makeHome, shimClient } from '../helpers/home.ts';
+
+afterAll(cleanupHomes);
 
 describe('how the shim starts an engine', () => {
-  it('runs bin/switchboard.mjs with this node in a checkout, its young generation capped', () => {
-    expect(ENGINE_NODE_FLAGS).toEqual(['--max-semi-space-size=2']);
-    expect(engineCommand('/h', { env: {}, isSea: false })).toEqual({ command: process.execPath, args: ['--max-semi-space-size=2', BIN, 'engine', '--home', '/h'] });
+  it('runs bin/switchboard.mjs with this node in a checkout, its heaps kept small', () => {
+    expect(ENGINE_NODE_FLAGS).toEqual(['--max-semi-space-size=2', '--optimize-for-size']);
+    expect(engineCommand('/h', { env: {}, isSea: false })).toEqual({ command: process.execPath, args: [...ENGINE_NODE_FLAGS, BIN, 'engine', '--home', '/h'] });
   });
 
   it('is not a single-executable application under plain node', () => {
@@ -41,6 +44,27 @@ describe('how the shim starts an engine', () => {
   it('refuses a SWITCHBOARD_ENGINE_COMMAND that is not a JSON array of strings, saying what it should be', () => {
     for (const raw of ['node engine', '[]', '["node", 3]', '{"command":"node"}', '[""]']) {
       expect(() => engineCommand('/h', { env: { SWITCHBOARD_ENGINE_COMMAND: raw }, isSea: false })).toThrow(/must be a JSON array of strings, the command first/);
+    }
+  });
+
+  it("gives the engine two malloc arenas and a fixed mmap threshold on Linux, the user's own tunables winning", () => {
+    expect(engineEnv({ PATH: '/bin' }, 'linux')).toEqual({ PATH: '/bin', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072' });
+    expect(engineEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }, 'linux').GLIBC_TUNABLES).toBe(`${ENGINE_MALLOC_TUNABLES}:glibc.malloc.arena_max=4`);
+    expect(engineEnv({ PATH: '/bin' }, 'darwin')).toEqual({ PATH: '/bin' });
+    expect(engineEnv({ PATH: 'C:\\bin' }, 'win32')).toEqual({ PATH: 'C:\\bin' });
+  });
+
+  it.runIf(process.platform === 'linux')('an engine the Node shim starts runs with those flags and malloc settings', { timeout: 60_000 }, async () => {
+    const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { demo: { servers: ['basic'] } } });
+    const client = await shimClient(home, 'demo');
+    try {
+      await client.listTools();
+      const pid = enginePid(home)!;
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...ENGINE_NODE_FLAGS]));
+      // glibc parses GLIBC_TUNABLES in place, turning its ':' into NULs in the environment block.
+      expect(readFileSync(`/proc/${pid}/environ`, 'utf8').replaceAll('\0', ':')).toContain(`GLIBC_TUNABLES=${ENGINE_MALLOC_TUNABLES}`);
+    } finally {
+      await client.close();
     }
   });
 });

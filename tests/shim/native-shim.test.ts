@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ENGINE_MALLOC_TUNABLES, ENGINE_NODE_FLAGS } from '../../src-main/shim/engine-launch.mjs';
 import { BIN, NATIVE_SHIM_UNAVAILABLE, ROOT, cleanupHomes, enginePid, writeStandInApp, fixtureServer, makeHome, nativeShim, waitFor } from '../helpers/home.ts';
 
 const CONFIG = { servers: { basic: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['basic'] } } };
@@ -92,14 +93,16 @@ describe.skipIf(NATIVE_SHIM_UNAVAILABLE)('the native shim', () => {
 
   it('in a checkout, starts the engine with the node its build recorded, into the home log', async () => {
     const sidecar = JSON.parse(readFileSync(path.join(path.dirname(checkoutShim), 'engine-command.json'), 'utf8'));
-    expect(sidecar).toEqual([process.execPath, '--max-semi-space-size=2', BIN, 'engine']);
+    expect(sidecar).toEqual([process.execPath, ...ENGINE_NODE_FLAGS, BIN, 'engine']);
     const home = makeHome(CONFIG);
     const c = await client(checkoutShim, home);
     expect(await toolNames(c)).toContain('basic__add');
     expect(enginePid(home)).toBeGreaterThan(0);
     expect(existsSync(path.join(home, 'logs', 'engine.out.log'))).toBe(true);
     // The engine runs with the node flags that bound its memory.
-    expect(readFileSync(`/proc/${enginePid(home)}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2');
+    expect(readFileSync(`/proc/${enginePid(home)}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...ENGINE_NODE_FLAGS]));
+    // glibc parses GLIBC_TUNABLES in place, turning its ':' into NULs in the environment block.
+    expect(readFileSync(`/proc/${enginePid(home)}/environ`, 'utf8').replaceAll('\0', ':')).toContain(`GLIBC_TUNABLES=${ENGINE_MALLOC_TUNABLES}`);
   });
 
   it('starts the engine named by SWITCHBOARD_ENGINE_COMMAND, and refuses one that is not a JSON array', async () => {

@@ -37,6 +37,8 @@ const ENGINE_HEAD_BYTES: usize = 80;
 /// Set beside a checkout's build by scripts/build-native-shim.mjs: how to start the engine there
 /// (the installed app has none and starts the desktop app instead).
 const ENGINE_COMMAND_FILE: &str = "engine-command.json";
+/// glibc malloc settings for the engine (see ENGINE_MALLOC_TUNABLES in engine-launch.mjs).
+const ENGINE_MALLOC_TUNABLES: &str = "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072";
 const ENGINE_COMMAND_ENV: &str = "SWITCHBOARD_ENGINE_COMMAND";
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -177,6 +179,15 @@ fn start_engine(home: &str) {
     let (cmd, args) = engine_command(home);
     let mut c = Command::new(&cmd);
     c.args(&args).stdin(Stdio::null());
+    if cfg!(target_os = "linux") {
+        // The engine's malloc settings (ENGINE_MALLOC_TUNABLES in engine-launch.mjs), the user's
+        // own GLIBC_TUNABLES after them so that theirs win.
+        let tunables = match std::env::var("GLIBC_TUNABLES") {
+            Ok(own) if !own.is_empty() => format!("{ENGINE_MALLOC_TUNABLES}:{own}"),
+            _ => ENGINE_MALLOC_TUNABLES.to_string(),
+        };
+        c.env("GLIBC_TUNABLES", tunables);
+    }
     match engine_log(home).and_then(|f| f.try_clone().ok().map(|g| (f, g))) {
         Some((out, err)) => c.stdout(out).stderr(err),
         // A home we cannot write to: the engine reports it itself.

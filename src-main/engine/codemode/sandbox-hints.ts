@@ -26,7 +26,7 @@ export function closest(name: string, candidates: readonly string[], count = 3):
   const lower = name.toLowerCase();
   return candidates
     .map((c) => ({ c, d: editDistance(lower, c.toLowerCase()) + (c.toLowerCase().includes(lower) ? -1 : 0) }))
-    .sort((x, y) => x.d - y.d || x.c.localeCompare(y.c))
+    .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : x.c > y.c ? 1 : 0))
     .slice(0, count)
     .map((x) => x.c);
 }

@@ -62,6 +62,12 @@ export interface SandboxPoolOptions {
   size?: number;
   /** Start the warm workers at construction. Defaults to true; see warmUp(). */
   warm?: boolean;
+  /** Replace a worker after this many runs. Defaults to RECYCLE_AFTER_RUNS. */
+  recycleAfterRuns?: number;
+  /** Replace a worker whose V8 heap is above this many MB after a run. Defaults to RECYCLE_HEAP_MB. */
+  recycleHeapMb?: number;
+  /** Stop every idle worker after this long without runs, in ms. Defaults to REST_AFTER_MS. */
+  restAfterMs?: number;
 }
 
 /**
@@ -102,6 +108,26 @@ const WORKER_HEAP_MB = 1024;
  */
 const WORKER_YOUNG_MB = 1;
 
+/**
+ * A worker is replaced by a fresh one after this many runs, or once its V8 heap is above
+ * RECYCLE_HEAP_MB after a run; the fresh one is started first, and the old one stops once it is
+ * ready and free, so no run waits for it. What this bounds: a worker's live heap stays ~4.5 MB,
+ * but V8 keeps the capacity a run needed (a run that built a large value leaves tens of MB) and
+ * its compiled code and feedback grow slowly with the code it has seen; a fresh worker is back
+ * at ~6 MB. The cost is one worker start (~50–300 ms of CPU on a low-priority thread, measured
+ * here) per replacement, off the runs' path.
+ */
+export const RECYCLE_AFTER_RUNS = 2000;
+export const RECYCLE_HEAP_MB = 48;
+/**
+ * After this long without runs the pool stops its warm workers too, and the next run starts one
+ * (measured here: 50–300 ms more for that run, on a loaded 2-core machine). A warm worker is a
+ * whole Node environment with its own V8 heap, thread and allocator arena: ~10 MB of the engine's
+ * RSS. Runs come in bursts while a model works and stop between its turns, so the worker is kept
+ * through a burst and given back between them.
+ */
+export const REST_AFTER_MS = 20_000;
+
 interface ActiveRun {
   runId: number;
   onMessage(msg: FromWorker): void;
@@ -117,6 +143,12 @@ class PooledWorker {
   run: ActiveRun | undefined;
   /** The share whose place in the pool this worker holds, from its run's start until it is free again. */
   share: string | undefined;
+  /** Runs started in this worker. */
+  runs = 0;
+  /** Its V8 heap after its last run, in MB (the worker reports it). */
+  heapMb = 0;
+  /** The fresh worker starting to take this one's place (recycling). */
+  successor: PooledWorker | undefined;
 
   constructor(onGone: (w: PooledWorker) => void) {
     const data: WorkerData = { stopFlag: this.stopFlag.buffer as SharedArrayBuffer, warmMemoryMb: DEFAULT_BUDGETS.memoryMb };
@@ -172,6 +204,15 @@ interface HostJob {
 
 export class SandboxPool {
   readonly #size: number;
+  readonly #recycleAfterRuns: number;
+  readonly #recycleHeapMb: number;
+  readonly #restAfterMs: number;
+  #started = 0;
+  /** When the pool last had no run going; its rest timer checks this. */
+  #idleSince = Date.now();
+  #restTimer: NodeJS.Timeout | undefined;
+  /** Resting: warm workers stopped after a quiet spell; the next run starts one. */
+  #resting = false;
   /** Workers not running anything (ready or still starting). */
   readonly #idle: PooledWorker[] = [];
   readonly #all = new Set<PooledWorker>();
@@ -188,6 +229,9 @@ export class SandboxPool {
 
   constructor(opts: SandboxPoolOptions = {}) {
     this.#size = Math.max(1, opts.size ?? 1);
+    this.#recycleAfterRuns = opts.recycleAfterRuns ?? RECYCLE_AFTER_RUNS;
+    this.#recycleHeapMb = opts.recycleHeapMb ?? RECYCLE_HEAP_MB;
+    this.#restAfterMs = opts.restAfterMs ?? REST_AFTER_MS;
     if (opts.warm !== false) this.warmUp();
   }
 
@@ -197,7 +241,14 @@ export class SandboxPool {
    */
   warmUp(): void {
     if (this.#disposed) return;
+    this.#resting = false;
     while (this.#all.size < this.#size) this.#idle.push(this.#spawn());
+    if (this.#busy === 0) this.#armRest();
+  }
+
+  /** Workers alive (idle, starting or running). */
+  get workers(): number {
+    return this.#all.size;
   }
 
   /** Places held by runs (starting, running, or with a worker still stopping). */
@@ -205,10 +256,40 @@ export class SandboxPool {
     return this.#busy;
   }
 
+  /** Workers started since the pool was made (warm, on demand, replacements). */
+  get started(): number {
+    return this.#started;
+  }
+
   #spawn(): PooledWorker {
     const w = new PooledWorker((gone) => this.#forget(gone));
     this.#all.add(w);
+    this.#started++;
     return w;
+  }
+
+  /**
+   * Starts a fresh worker to take `w`'s place; `w` stops as soon as the fresh one is ready and
+   * `w` is free (at once if it is idle then, else when its run ends).
+   */
+  #recycle(w: PooledWorker): void {
+    if (w.successor || this.#disposed) return;
+    const fresh = this.#spawn();
+    w.successor = fresh;
+    this.#idle.push(fresh);
+    void fresh.ready.then(
+      () => {
+        const i = this.#idle.indexOf(w);
+        if (i >= 0) {
+          this.#idle.splice(i, 1);
+          this.#retire(w);
+        }
+      },
+      // The fresh one failed to start (#forget dropped it): keep the old one, try again later.
+      () => {
+        w.successor = undefined;
+      },
+    );
   }
 
   /** Drops a dead worker, frees its place and keeps the warm count up. */
@@ -219,7 +300,25 @@ export class SandboxPool {
     const share = w.share;
     w.share = undefined;
     if (share !== undefined) this.#free(share);
-    if (!this.#disposed && this.#idle.length < this.#size && this.#all.size < this.#size) this.#idle.push(this.#spawn());
+    if (!this.#disposed && !this.#resting && this.#idle.length < this.#size && this.#all.size < this.#size) this.#idle.push(this.#spawn());
+  }
+
+  /** From the moment no run is going: stops the idle workers after restAfterMs more without runs. */
+  #armRest(): void {
+    this.#idleSince = Date.now();
+    if (this.#restTimer || this.#disposed) return;
+    const check = (): void => {
+      this.#restTimer = undefined;
+      if (this.#disposed || this.#busy > 0 || this.#resting) return;
+      const left = this.#idleSince + this.#restAfterMs - Date.now();
+      if (left > 0) {
+        this.#restTimer = setTimeout(check, left).unref();
+        return;
+      }
+      this.#resting = true;
+      for (const w of this.#idle.splice(0)) this.#retire(w);
+    };
+    this.#restTimer = setTimeout(check, this.#restAfterMs).unref();
   }
 
   #retire(w: PooledWorker): void {
@@ -235,6 +334,7 @@ export class SandboxPool {
 
   /** Takes a place for `share` and a worker for it (ready first, else starting, else a new one). */
   #grant(share: string): PooledWorker {
+    this.#resting = false;
     this.#running.set(share, (this.#running.get(share) ?? 0) + 1);
     this.#busy++;
     return this.#takeWorker();
@@ -251,6 +351,7 @@ export class SandboxPool {
     if (left > 0) this.#running.set(share, left);
     else this.#running.delete(share);
     this.#busy--;
+    if (this.#busy === 0) this.#armRest();
     this.#pump();
   }
 
@@ -353,12 +454,16 @@ export class SandboxPool {
     // Idle warm workers must not keep a short-lived process (such as `switchboard exec`) alive.
     w.worker.unref();
     if (!w.dead) {
-      if (this.#disposed) this.#retire(w);
+      if (this.#disposed || w.successor?.isReady) this.#retire(w);
       else this.#idle.push(w);
     }
     // Back in the idle list first, so that a run waiting for this place takes this worker.
     if (share !== undefined) this.#free(share);
     if (w.dead || !this.#idle.includes(w)) return;
+    if (w.runs >= this.#recycleAfterRuns || w.heapMb > this.#recycleHeapMb) {
+      this.#recycle(w);
+      return;
+    }
     if (this.#idle.length > MAX_IDLE_WORKERS) {
       this.#idle.splice(this.#idle.indexOf(w), 1);
       this.#retire(w);
@@ -535,6 +640,7 @@ export class SandboxPool {
             if (!settled) answer(m.callId, m.request);
           } else if (m.type === 'done') {
             clearTimeout(drainTimer);
+            if (m.heapMb !== undefined) w.heapMb = m.heapMb;
             finish(fromWorker(m.result));
             if (m.result.poisoned) {
               this.#retire(w);
@@ -554,6 +660,7 @@ export class SandboxPool {
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      w.runs++;
       w.worker.ref();
       w.post(msg);
     });
@@ -561,6 +668,7 @@ export class SandboxPool {
 
   async dispose(): Promise<void> {
     this.#disposed = true;
+    clearTimeout(this.#restTimer);
     for (const waiter of this.#waiters.splice(0)) waiter.fail(failure('aborted', 'the engine is shutting down'));
     this.#hostJobs.clear();
     const all = [...this.#all];

@@ -81,7 +81,8 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'log'; runId: number; line: LogLine }
   | { type: 'call'; runId: number; callId: number; request: HostRequest }
-  | { type: 'done'; runId: number; result: WorkerResult };
+  /** `heapMb`: the worker's V8 heap (committed) after the run, for the pool's recycling. */
+  | { type: 'done'; runId: number; result: WorkerResult; heapMb?: number };
 
 /** What a run in the worker reaches of the outside: the pool, through the worker's port. */
 export interface RunnerBridge {

@@ -2,6 +2,7 @@
 // everything else over its port. Started through sandbox-worker-bootstrap.mjs.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FromWorker, HostReply, ToWorker, WorkerData } from './sandbox-protocol.ts';
 import { SandboxRunner } from './sandbox-runner.ts';
@@ -64,7 +65,8 @@ async function start(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   current = undefined;
   // A kept result's bytes are moved to the engine, not copied (up to 8 MB).
   const bytes = result.ok ? result.keep?.bytes : undefined;
-  port.postMessage({ type: 'done', runId: msg.runId, result } satisfies FromWorker, bytes ? [bytes.buffer as ArrayBuffer] : []);
+  const heapMb = getHeapStatistics().total_heap_size / (1024 * 1024);
+  port.postMessage({ type: 'done', runId: msg.runId, result, heapMb } satisfies FromWorker, bytes ? [bytes.buffer as ArrayBuffer] : []);
 }
 
 await runner.warm(data.warmMemoryMb);
