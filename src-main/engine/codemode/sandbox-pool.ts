@@ -441,9 +441,14 @@ export class SandboxPool {
   #start(w: PooledWorker, msg: RunMessage, host: SandboxHost, signal: AbortSignal | undefined): Promise<SandboxOutcome> {
     const { runId, budgets } = msg;
     const logs: LogLine[] = [];
-    // One signal for all the run's calls: they are cancelled together, when the run ends.
-    const ended = new AbortController();
-    setMaxListeners(0, ended.signal);
+    // One signal for all the run's calls (they are cancelled together, when the run ends), made
+    // at the first call; aborted only when some are still unanswered.
+    let ended: AbortController | undefined;
+    let unanswered = 0;
+    const endedSignal = (): AbortSignal => {
+      if (!ended) setMaxListeners(0, (ended = new AbortController()).signal);
+      return ended.signal;
+    };
     let calls = 0;
     let settled = false;
     let drainTimer: NodeJS.Timeout | undefined;
@@ -455,7 +460,7 @@ export class SandboxPool {
         clearTimeout(watchdog);
         signal?.removeEventListener('abort', onAbort);
         // Calls still pending when the run ends are cancelled (seed, "The sandbox").
-        ended.abort(new Error('the run ended'));
+        if (unanswered > 0) ended?.abort(new Error('the run ended'));
         resolve({ ...outcome, logs, calls } as SandboxOutcome);
       };
 
@@ -509,18 +514,21 @@ export class SandboxPool {
       };
 
       const answer = (callId: number, request: HostRequest): void => {
+        const signal = endedSignal();
+        unanswered++;
         const reply = (r: HostReply): void => {
+          unanswered--;
           if (!settled && w.run?.runId === runId) w.post({ type: 'reply', runId, callId, reply: r });
         };
         if (request.kind === 'tool') {
           calls++;
-          void perform(host, request, ended.signal, hold).then(reply);
+          void perform(host, request, signal, hold).then(reply);
           return;
         }
         this.#hostWork(runId, {
           // A lookup still queued when its run ends is dropped unanswered.
           run: () => {
-            if (!ended.signal.aborted) void perform(host, request, ended.signal, hold).then(reply);
+            if (!signal.aborted) void perform(host, request, signal, hold).then(reply);
           },
         });
       };
