@@ -27,10 +27,18 @@ export function formatBytes(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/**
+ * Whether JSON text can start with this character code: { [ " - 0-9 t f n. Prose is told apart
+ * before JSON.parse is tried: a thrown SyntaxError costs more than the rest of unwrapping a result.
+ */
+function mayStartJson(c: number): boolean {
+  return c === 123 || c === 91 || c === 34 || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110;
+}
+
 /** Parses text that is JSON as a whole; anything else stays the string it was. */
 export function parseJsonText(text: string): unknown {
   const t = text.trim();
-  if (t === '') return text;
+  if (t === '' || !mayStartJson(t.charCodeAt(0))) return text;
   try {
     return JSON.parse(t);
   } catch {

@@ -2,6 +2,7 @@
 // answers their tool calls through the engine's SandboxHost. Workers are kept warm so a run
 // does not pay start-up; one that does not stop in time is terminated and replaced, which never
 // harms the engine.
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -545,7 +546,14 @@ export class SandboxPool {
   #start(w: PooledWorker, msg: RunMessage, host: SandboxHost, signal: AbortSignal | undefined): Promise<SandboxOutcome> {
     const { runId, budgets } = msg;
     const logs: LogLine[] = [];
-    const controllers = new Map<number, AbortController>();
+    // One signal for all the run's calls (they are cancelled together, when the run ends), made
+    // at the first call; aborted only when some are still unanswered.
+    let ended: AbortController | undefined;
+    let unanswered = 0;
+    const endedSignal = (): AbortSignal => {
+      if (!ended) setMaxListeners(0, (ended = new AbortController()).signal);
+      return ended.signal;
+    };
     let calls = 0;
     let settled = false;
     let drainTimer: NodeJS.Timeout | undefined;
@@ -557,8 +565,7 @@ export class SandboxPool {
         clearTimeout(watchdog);
         signal?.removeEventListener('abort', onAbort);
         // Calls still pending when the run ends are cancelled (seed, "The sandbox").
-        for (const c of controllers.values()) c.abort(new Error('the run ended'));
-        controllers.clear();
+        if (unanswered > 0) ended?.abort(new Error('the run ended'));
         resolve({ ...outcome, logs, calls } as SandboxOutcome);
       };
 
@@ -612,21 +619,21 @@ export class SandboxPool {
       };
 
       const answer = (callId: number, request: HostRequest): void => {
-        const controller = new AbortController();
-        controllers.set(callId, controller);
+        const signal = endedSignal();
+        unanswered++;
         const reply = (r: HostReply): void => {
-          controllers.delete(callId);
+          unanswered--;
           if (!settled && w.run?.runId === runId) w.post({ type: 'reply', runId, callId, reply: r });
         };
         if (request.kind === 'tool') {
           calls++;
-          void perform(host, request, controller.signal, hold).then(reply);
+          void perform(host, request, signal, hold).then(reply);
           return;
         }
         this.#hostWork(runId, {
           // A lookup still queued when its run ends is dropped unanswered.
           run: () => {
-            if (!controller.signal.aborted) void perform(host, request, controller.signal, hold).then(reply);
+            if (!signal.aborted) void perform(host, request, signal, hold).then(reply);
           },
         });
       };

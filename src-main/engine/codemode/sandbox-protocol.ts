@@ -94,4 +94,6 @@ export interface RunnerBridge {
   onStopRequest(cb: () => void): () => void;
   /** Called when the pool stops (true) or restarts (false) the run's clock, e.g. during an approval. */
   onHold?(cb: (on: boolean) => void): void;
+  /** Called once per run when its code has kept the CPU busy for BUSY_MS (sandbox-run.ts) without pausing. */
+  onBusy?(): void;
 }

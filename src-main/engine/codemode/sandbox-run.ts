@@ -24,6 +24,11 @@ import { MAX_CATALOG_CALLS } from './sandbox-setup.ts';
 import type { Prepared } from './sandbox-spare.ts';
 
 const FILENAME = 'code.js';
+/**
+ * Code that runs this long without awaiting anything is busy computing, or spinning: the worker
+ * is told (RunnerBridge.onBusy) and lowers its thread's priority.
+ */
+export const BUSY_MS = 100;
 
 export class Run {
   readonly runtime: QuickJSRuntime;
@@ -34,6 +39,12 @@ export class Run {
   readonly #pending = new Map<number, QuickJSDeferredPromise>();
   readonly #clock: RunClock;
   #fatal: RunFailure | undefined;
+  /** When the code last started running without a pause (evaluation, pending jobs, the result's JSON). */
+  #sliceStartedAt: number | undefined;
+  #busyNoted = false;
+  /** Wakes the run at its deadline: one timer per run (re-armed when a hold ends), not one per wait. */
+  #deadlineTimer: NodeJS.Timeout | undefined;
+  #unsubscribeStop: (() => void) | undefined;
   #finished = false;
   #wake: (() => void) | undefined;
   readonly #logs = new LogCap();
@@ -57,11 +68,35 @@ export class Run {
       log: (level, text) => {
         for (const line of this.#logs.take(level, text)) this.bridge.log(line);
       },
-      interrupt: () => this.#stopReason() !== undefined,
+      interrupt: () => {
+        this.#noteBusy();
+        return this.#stopReason() !== undefined;
+      },
     };
     bridge.onHold?.((on) => {
-      if (this.#clock.hold(on)) this.#wake?.();
+      if (this.#clock.hold(on)) {
+        this.#armDeadline();
+        this.#wake?.();
+      } else if (this.#clock.held) {
+        // While the clock is held only a reply, a stop or the clock going on again wakes the run.
+        clearTimeout(this.#deadlineTimer);
+        this.#deadlineTimer = undefined;
+      }
     });
+  }
+
+  /** Tells the bridge, once, that the code has run BUSY_MS without pausing. */
+  #noteBusy(): void {
+    if (this.#busyNoted || this.#sliceStartedAt === undefined || Date.now() - this.#sliceStartedAt < BUSY_MS) return;
+    this.#busyNoted = true;
+    this.bridge.onBusy?.();
+  }
+
+  /** (Re)arms the deadline timer, unless the clock is held (no deadline then). */
+  #armDeadline(): void {
+    clearTimeout(this.#deadlineTimer);
+    const left = this.#clock.msLeft();
+    this.#deadlineTimer = left !== undefined ? setTimeout(() => this.#wake?.(), left + 1) : undefined;
   }
 
   #stopReason(): RunFailure | undefined {
@@ -82,12 +117,16 @@ export class Run {
     const started = this.#evaluate();
     if ('ok' in started) return started;
     const promise = started.handle;
+    this.#unsubscribeStop = this.bridge.onStopRequest(() => this.#wake?.());
+    this.#armDeadline();
     try {
       for (;;) {
         const stop = this.#stopReason();
         if (stop) return stop;
         this.#clock.jobStarted();
+        this.#sliceStartedAt = Date.now();
         const jobs = this.runtime.executePendingJobs();
+        this.#sliceStartedAt = undefined;
         this.#clock.jobEnded();
         if (jobs.error) {
           const failure = this.#failureFrom(jobs.error);
@@ -114,23 +153,21 @@ export class Run {
         await this.#nextEvent();
       }
     } finally {
+      clearTimeout(this.#deadlineTimer);
+      this.#deadlineTimer = undefined;
+      this.#unsubscribeStop?.();
+      this.#wake = undefined;
       promise.dispose();
     }
   }
 
-  /** Waits for a host reply, a stop request or the deadline, whichever comes first. */
+  /** Waits for a host reply, a stop request or the deadline (#armDeadline), whichever comes first. */
   #nextEvent(): Promise<void> {
     return new Promise<void>((resolve) => {
-      // While the clock is held only a reply, a stop or the clock going on again wakes the run.
-      const left = this.#clock.msLeft();
-      const timer = left !== undefined ? setTimeout(done, left + 1) : undefined;
-      const unsubscribe = this.bridge.onStopRequest(done);
-      this.#wake = done;
-      function done(): void {
-        clearTimeout(timer);
-        unsubscribe();
+      this.#wake = () => {
+        this.#wake = undefined;
         resolve();
-      }
+      };
     });
   }
 
@@ -165,7 +202,9 @@ export class Run {
         brokeOut = true;
         continue;
       }
+      this.#sliceStartedAt = Date.now();
       const r = this.ctx.evalCode(forms[i]!.source, FILENAME);
+      this.#sliceStartedAt = undefined;
       if (!r.error) return { handle: r.value };
       const d = this.#describe(r.error);
       r.error.dispose();
@@ -275,7 +314,9 @@ export class Run {
 
   #toResult(value: QuickJSHandle): WorkerValue | RunFailure {
     if (this.ctx.typeof(value) === 'undefined') return { ok: true };
+    this.#sliceStartedAt = Date.now();
     const r = this.ctx.callFunction(this.#toJson!, this.ctx.undefined, value);
+    this.#sliceStartedAt = undefined;
     if (r.error) {
       const failure = this.#failureFrom(r.error);
       r.error.dispose();
@@ -350,9 +391,14 @@ export class Run {
     return failureFrom(d, { form: this.msg.forms[this.#form]!, memoryMb: this.msg.budgets.memoryMb, globals: this.msg.globals });
   }
 
-  dispose(): void {
+  /** The run is over: replies still to come and the interrupt handler no longer reach it. */
+  end(): void {
     this.#finished = true;
     this.#prepared.target = undefined;
+  }
+
+  dispose(): void {
+    this.end();
     this.#toJson?.dispose();
     for (const d of this.#pending.values()) d.dispose();
     this.#pending.clear();

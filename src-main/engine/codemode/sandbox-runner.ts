@@ -11,12 +11,15 @@ import { RuntimeSpare } from './sandbox-spare.ts';
 export class SandboxRunner {
   readonly #modules = new ModuleCache();
   readonly #spare = new RuntimeSpare();
+  /** The run that ended last, freed by afterRun() with what the next spare is made for. */
+  #ended: { run: Run; capped: CappedModule; memoryMb: number; spec: string | undefined } | undefined;
 
   warm(memoryMb: number): Promise<CappedModule> {
     return this.#modules.warm(memoryMb);
   }
 
   async run(msg: RunMessage, bridge: RunnerBridge): Promise<WorkerResult> {
+    this.afterRun();
     const { memoryMb } = msg.budgets;
     const capped = await this.#modules.warm(memoryMb);
     const spec = JSON.stringify({ globals: msg.globals, results: msg.results === true });
@@ -30,17 +33,30 @@ export class SandboxRunner {
       this.#modules.drop(memoryMb);
       return { ...sandboxCrashFailure(err, memoryMb), calls: run?.calls ?? 0, poisoned: true };
     }
+    // No pending call of the run can reach it any more; its runtime is freed by afterRun().
+    run.end();
+    this.#ended = { run, capped, memoryMb, spec: !result.ok && result.kind === 'memory' ? undefined : spec };
+    return result;
+  }
+
+  /**
+   * Frees the last run's runtime and readies the next run's, like the last run's. The worker
+   * calls it once that run's answer is posted: both are off the caller's path (freeing a
+   * runtime takes ~0.1 ms, readying one ~0.5 ms).
+   */
+  afterRun(): void {
+    const ended = this.#ended;
+    this.#ended = undefined;
+    if (!ended) return;
     try {
-      run.dispose();
+      ended.run.dispose();
     } catch {
       // QuickJS can leak objects when allocation fails mid-run, and then aborts on freeing the
       // runtime. That instance is done for, but it is only this cap's module: drop it and the
       // next run with this cap gets a fresh one, without replacing the worker.
-      this.#modules.drop(memoryMb);
-      return result;
+      this.#modules.drop(ended.memoryMb);
+      return;
     }
-    if (!result.ok && result.kind === 'memory') return result;
-    this.#spare.refill(capped, memoryMb, spec, () => this.#modules.has(memoryMb));
-    return result;
+    if (ended.spec !== undefined && this.#modules.has(ended.memoryMb)) this.#spare.refill(ended.capped, ended.memoryMb, ended.spec);
   }
 }

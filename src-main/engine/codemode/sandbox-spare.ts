@@ -1,7 +1,7 @@
 // Runtimes made ready ahead of their run: a QuickJS runtime and context with the limits set and
 // the globals, catalog and console installed. The runner keeps one spare, readied right after a
-// run for the next run of the same profile and memory cap: a run still gets a runtime no code
-// has ever run in, but its ~0.5 ms of set-up is off the caller's path.
+// run's answer is posted, for the next run of the same profile and memory cap: a run still gets
+// a runtime no code has ever run in, but its ~0.5 ms of set-up is off the caller's path.
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
 import { startFailure } from './run-failure.ts';
 import type { RunFailure } from './sandbox-protocol.ts';
@@ -91,17 +91,15 @@ export class RuntimeSpare {
   }
 
   /**
-   * Readies the next run's runtime once the current answer is on its way (setImmediate), unless
-   * a spare is already there or `usable` says the module has since been dropped.
+   * Readies the next run's runtime now (the runner calls it once the last answer is posted),
+   * unless a spare is already there.
    */
-  refill(capped: CappedModule, memoryMb: number, spec: string, usable: () => boolean): void {
-    setImmediate(() => {
-      if (this.#spare || !usable()) return;
-      try {
-        this.#spare = prepare(capped, memoryMb, spec);
-      } catch {
-        this.#spare = undefined;
-      }
-    });
+  refill(capped: CappedModule, memoryMb: number, spec: string): void {
+    if (this.#spare) return;
+    try {
+      this.#spare = prepare(capped, memoryMb, spec);
+    } catch {
+      this.#spare = undefined;
+    }
   }
 }

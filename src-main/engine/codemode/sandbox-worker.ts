@@ -7,8 +7,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { FromWorker, HostReply, ToWorker, WorkerData } from './sandbox-protocol.ts';
 import { SandboxRunner } from './sandbox-runner.ts';
 
-lowerOwnPriority();
-
 const port = parentPort!;
 const data = workerData as WorkerData;
 const stopFlag = new Int32Array(data.stopFlag);
@@ -18,6 +16,8 @@ let current:
   | { runId: number; replies: Map<number, (r: HostReply) => void>; onStop: Set<() => void>; onHold?: (on: boolean) => void }
   | undefined;
 let nextCallId = 0;
+/** This thread's priority was lowered (a run kept the CPU busy): it stays so for the thread's life. */
+let lowered = false;
 
 function send(msg: FromWorker): void {
   port.postMessage(msg);
@@ -61,12 +61,18 @@ async function start(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     onHold(cb) {
       run.onHold = cb;
     },
+    onBusy() {
+      if (!lowered) lowered = lowerOwnPriority();
+    },
   });
   current = undefined;
   // A kept result's bytes are moved to the engine, not copied (up to 8 MB).
   const bytes = result.ok ? result.keep?.bytes : undefined;
   const heapMb = getHeapStatistics().total_heap_size / (1024 * 1024);
   port.postMessage({ type: 'done', runId: msg.runId, result, heapMb } satisfies FromWorker, bytes ? [bytes.buffer as ArrayBuffer] : []);
+  // The run's runtime is freed and the next run's readied now, with the answer on its way: not
+  // left to a later turn of this thread's loop, which a busy machine delayed until the next run.
+  runner.afterRun();
 }
 
 await runner.warm(data.warmMemoryMb);
@@ -76,13 +82,20 @@ send({ type: 'ready' });
  * A runaway run must never slow the engine (SPEC §5). On Linux a thread has its own nice value:
  * lowering this worker's (no privilege needed) lets the engine's main thread, the shims and the
  * upstream servers win the CPU from a spinning `while (true) {}` until the deadline ends it.
+ * It is lowered only once a run keeps the CPU busy (RunnerBridge.onBusy): a worker lowered from
+ * the start waited behind every other process of a busy machine each time a tool call's answer
+ * woke it, while it only ever runs for tens of microseconds at a time. Raising it back needs a
+ * privilege, so a worker once lowered stays so (as every worker was before). True when lowered.
  */
-function lowerOwnPriority(): void {
-  if (process.platform !== 'linux') return;
+function lowerOwnPriority(): boolean {
+  if (process.platform !== 'linux') return false;
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 15);
+    if (!Number.isInteger(tid) || tid <= 0) return false;
+    setPriority(tid, 15);
+    return true;
   } catch {
     // No /proc (or a sandbox that forbids it): run at normal priority.
+    return false;
   }
 }
