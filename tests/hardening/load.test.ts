@@ -91,9 +91,10 @@ describe('load', () => {
       const pid = engine.proc.pid!;
       const xs: number[] = [];
       const ys: number[] = [];
-      // Warm-up: the sandbox worker's native memory (allocator arenas, compiled code) grows to a
-      // plateau over the first ~1,500 runs (measured: +20-35 MB, then flat). The slope is
-      // measured over RUNS runs after that, where a real leak would keep climbing.
+      // Warm-up: the engine's and the sandbox worker's V8 heaps grow to a plateau over the first
+      // ~1,500 runs (V8 sets an isolate's limit at least 8 MB above its live data at every
+      // mark-compact; with --optimize-for-size it steps 2 MB; see README, engine memory). The
+      // slope is measured over RUNS runs after that, where a real leak would keep climbing.
       for (let i = 0; i < WARMUP_RUNS; i++) {
         await engine.api('exec', { profile: 'code', code: `const parts = []; for (let j = 0; j < 200; j++) parts.push("x" + j); return (await basic.echo({ text: "warm ${i}" }))` });
       }
