@@ -1,23 +1,20 @@
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getConnector } from '../../../src-main/engine/clients/connector.ts';
+import { CAN_RUN_AS_NOBODY, runAsNobody } from '../../helpers/as-nobody.ts';
 import { FIXTURES, SHIM, tempUser, type TempUser } from './helpers.ts';
 
-const run = promisify(execFile);
 let u: TempUser;
 beforeEach(() => {
   u = tempUser();
 });
 afterEach(() => u.cleanup());
 
-const asRoot = process.getuid?.() === 0;
 
 describe('no write permission', () => {
   // Root ignores permission bits, so the attempt runs as "nobody" in a child process.
-  it.runIf(asRoot && process.platform === 'linux')('reports permission denied and writes nothing', async () => {
+  it.runIf(CAN_RUN_AS_NOBODY)('reports permission denied and writes nothing', async () => {
     const file = u.place('cursor', 'several-servers.json');
     const original = readFileSync(file);
     chmodSync(u.root, 0o755);
@@ -26,11 +23,7 @@ describe('no write permission', () => {
     const sbHome = path.join(u.root, 'nobody-home');
     mkdirSync(sbHome);
     chmodSync(sbHome, 0o777);
-    const { stdout } = await run(
-      'setpriv',
-      ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--import', 'tsx', path.join(FIXTURES, 'connect-as-user.ts'), 'cursor', u.userHome, sbHome],
-      { cwd: path.resolve(FIXTURES, '../../..'), env: { PATH: process.env.PATH, HOME: sbHome } },
-    );
+    const stdout = runAsNobody(path.join(FIXTURES, 'connect-as-user.ts'), ['cursor', u.userHome, sbHome], { env: { PATH: process.env.PATH, HOME: sbHome } });
     const res = JSON.parse(stdout);
     expect(res).toMatchObject({ ok: false, reason: 'permission-denied', code: 'io-error' });
     expect(res.message).toContain(file);

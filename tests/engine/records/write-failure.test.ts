@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunStore } from '../../../src-main/engine/records/run-store.ts';
+import { CAN_RUN_AS_NOBODY, runAsNobody } from '../../helpers/as-nobody.ts';
 import { makeRun, tempDir } from './fixtures.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -61,8 +61,7 @@ describe('write failures', () => {
 
   // A read-only home for real: root ignores permissions, so the writer runs as `nobody` against a
   // store root owns and leaves readable (0755 folder, 0644 files) but not writable.
-  const canDropPrivileges = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
-  it.runIf(canDropPrivileges)('in a read-only home, still lists what is on disk and reports the lost writes once', () => {
+  it.runIf(CAN_RUN_AS_NOBODY)('in a read-only home, still lists what is on disk and reports the lost writes once', () => {
     const store = RunStore.open(dir);
     for (let i = 1; i <= 5; i++) store.append(makeRun(i));
     store.dispose();
@@ -71,11 +70,7 @@ describe('write failures', () => {
     for (const f of readdirSync(dir)) chmodSync(path.join(dir, f), 0o644);
     const filesBefore = readdirSync(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]);
 
-    const out = execFileSync(
-      'setpriv',
-      ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--import', 'tsx', 'tests/engine/records/fixtures/readonly-writer.ts', dir],
-      { cwd: repo, encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } },
-    );
+    const out = runAsNobody(path.join(repo, 'tests/engine/records/fixtures/readonly-writer.ts'), [dir]);
     const seen = JSON.parse(out) as { uid: number; before: string[]; after: string[]; fetched: string | null; errors: string[] };
     expect(seen.uid).not.toBe(0);
     expect(seen.before).toEqual([5, 4, 3, 2, 1].map((i) => makeRun(i).id));
