@@ -4,6 +4,7 @@
 // stdout (banners, debug prints); caps one message at 64 MB instead of dropping the connection;
 // and sends stderr to a size-capped log file.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
@@ -66,6 +67,35 @@ function killGroup(pgid: number, signal: NodeJS.Signals): boolean {
 
 function groupAlive(pgid: number): boolean {
   return killGroup(pgid, 0 as unknown as NodeJS.Signals);
+}
+
+/**
+ * Whether a process of the group still runs (not a zombie). A member whose parent died is
+ * reparented to PID 1, which may never reap it here, so on Linux zombies count as gone; elsewhere
+ * this is groupAlive.
+ */
+function groupRunning(pgid: number): boolean {
+  if (process.platform !== 'linux') return groupAlive(pgid);
+  if (!groupAlive(pgid)) return false;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') return true;
+  }
+  return false;
 }
 
 export class ChildStdioTransport implements Transport {
@@ -250,7 +280,7 @@ export class ChildStdioTransport implements Transport {
     const child = this.#child;
     if (!child || this.#exit) {
       this.#closed = true;
-      if (child?.pid !== undefined && process.platform !== 'win32' && groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
+      if (child?.pid !== undefined && process.platform !== 'win32' && groupAlive(child.pid)) await killGroupAndWait(child.pid);
       await this.#exited;
       this.#finish();
       return;
@@ -283,8 +313,15 @@ async function stopGroup(pgid: number, exited: Promise<void>, graceMs: number): 
   const deadline = Date.now() + graceMs;
   // The group outlives its leader when grandchildren ignore SIGTERM; wait for all of it.
   while (Date.now() < deadline && !(leaderGone && !groupAlive(pgid))) await new Promise((r) => setTimeout(r, 50));
-  if (groupAlive(pgid)) killGroup(pgid, 'SIGKILL');
+  if (groupAlive(pgid)) await killGroupAndWait(pgid);
   liveGroups.delete(pgid);
+}
+
+/** SIGKILL is delivered, not done: "closed" means the tree is gone, so this waits (bounded) for it. */
+async function killGroupAndWait(pgid: number): Promise<void> {
+  killGroup(pgid, 'SIGKILL');
+  const deadline = Date.now() + 2_000;
+  while (Date.now() < deadline && groupRunning(pgid)) await new Promise((r) => setTimeout(r, 10));
 }
 
 function taskkill(pid: number): Promise<void> {
