@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from 'playwright-core';
-import { FIXTURES, NODE, ROOT, openBrowser, serve, type Browser, type Served } from './harness.ts';
+import { FIXTURES, NODE, ROOT, openBrowser, serve, type Browser, type Served, until } from './harness.ts';
 
 let s: Served;
 let b: Browser;
@@ -22,16 +22,6 @@ let cursor: Client;
 let user: string;
 
 const toolCount = async () => (await cursor.listTools()).tools.length;
-
-async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 before(async () => {
   user = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-limits-user-'));

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from 'playwright-core';
-import { FIXTURES, NODE, ROOT, openBrowser, screenshot, serve, type Browser, type Served } from './harness.ts';
+import { FIXTURES, NODE, ROOT, openBrowser, screenshot, serve, type Browser, type Served, until } from './harness.ts';
 
 let s: Served;
 let b: Browser;
@@ -19,16 +19,6 @@ let page: Page;
 let agent: Client;
 
 const toolNames = async () => (await agent.listTools()).tools.map((t) => t.name).sort();
-
-async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 before(async () => {
   s = await serve({

@@ -40,6 +40,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Polls `fn` every 100 ms until it returns a value; throws naming `what` after `ms`. */
+export async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface Served {
   home: string;
   url: string;
