@@ -25,6 +25,7 @@ import { ModernSubscriptions } from './modern-subscriptions.ts';
 import { followTask, liftedTask, liftTaskResults, TASKS_EXTENSION } from './modern-tasks.ts';
 import { LOG_LEVEL_META_KEY } from '../gateway/call-logs.ts';
 import { FatalStartError, makeTransport } from './transport-factory.ts';
+import { mendToolLists } from './lenient-catalog.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
 import { answerWithoutClient } from './answer-without-client.ts';
@@ -469,6 +470,7 @@ export class Upstream {
       if (gen !== this.#generation) return;
       this.#era.record(client);
       if (client.getProtocolEra() === 'modern') liftTaskResults(transport);
+      mendToolLists(transport, (line) => this.#log.note(line));
       this.#capabilities = (client.getServerCapabilities() ?? {}) as ServerCapabilities;
       this.#protocol = negotiatedRevision(client);
       this.#log.note(`connected (MCP ${this.#protocol ?? 'unknown revision'}, ${client.getProtocolEra() ?? 'legacy'} era)`);
