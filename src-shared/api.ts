@@ -112,6 +112,8 @@ export interface StatusReport {
   profiles: Record<string, ProfileStatus>;
   config: { valid: boolean; problems: ConfigProblem[]; file: string };
   secrets: { store: 'keychain' | 'file' | 'none' };
+  /** App-wide settings in force (config.json `settings`, defaults filled in). */
+  settings: { startAtLogin: boolean };
   /** Active client sessions. */
   clients: StatusClient[];
   /** Tool calls from code waiting for approval (profile `approvals`), oldest first; absent when none. */

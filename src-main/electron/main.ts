@@ -2,6 +2,7 @@
 // The logic lives in small modules (url-guard, ipc-relay, engine-supervisor, engine-rpc,
 // tray-menu) that take the Electron surface injected; this file only wires them to Electron.
 import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, session, shell, Tray, utilityProcess } from 'electron';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StatusReport } from '../../src-shared/api.ts';
@@ -17,6 +18,7 @@ import { trayTemplate, type TrayItem } from './tray-menu.ts';
 import { createApprovalNotifier, createProposalNotifier } from './approval-notifier.ts';
 import { createLinkRouter, type LinkRouter } from './install-links.ts';
 import { CONTENT_SECURITY_POLICY, secureWebPreferences } from './window-options.ts';
+import { syncLoginItem, type LoginItemHost } from './login-item.ts';
 
 const here = import.meta.dirname;
 /** Built layout: out/electron/{main,preload,engine-entry}.js beside out/renderer/. */
@@ -151,15 +153,32 @@ function startApp(): void {
         status = s;
         approvals.update(s.approvals);
         proposals.update(s.servers);
+        applyLoginSetting(s.settings.startAtLogin);
       },
       () => (status = null),
     ).finally(refreshTray);
   }, STATUS_EVERY_MS);
 
-  // Start at login, hidden in the tray, only for the installed app (not a dev checkout).
-  if (app.isPackaged && !app.getLoginItemSettings().wasOpenedAtLogin) {
-    app.setLoginItemSettings({ openAtLogin: true, args: ['--hidden'] });
-  }
+  // Start at login as Settings says (on unless turned off), only for the installed app.
+  const loginHost: LoginItemHost = {
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    execPath: process.execPath,
+    env: process.env,
+    homedir: os.homedir(),
+    getLoginItemSettings: (o) => app.getLoginItemSettings(o),
+    setLoginItemSettings: (s) => app.setLoginItemSettings(s),
+  };
+  let loginWanted: boolean | undefined;
+  const applyLoginSetting = (wanted: boolean) => {
+    if (wanted === loginWanted) return;
+    loginWanted = wanted;
+    try {
+      syncLoginItem(loginHost, wanted);
+    } catch (err) {
+      console.error(`switchboard: could not change starting at login: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
 
   // A shim starting the app (--hidden) while it already runs must not pop a window up.
   // A second instance started for a switchboard:// link (Windows, Linux) opens its approval screen.

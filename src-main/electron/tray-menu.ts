@@ -42,6 +42,13 @@ export function trayTemplate(engine: EngineState, status: StatusReport | null, a
       { type: 'separator' },
     );
   }
+  const clients = status?.clients ?? [];
+  if (clients.length) {
+    items.push({
+      label: `${clients.length} ${clients.length === 1 ? 'app is' : 'apps are'} connected`,
+      submenu: clients.map((c) => ({ label: `${c.name} · ${c.profile}${c.tools !== undefined ? ` · ${c.tools} tools` : ''}`, click: () => a.openPage('connect') })),
+    });
+  }
   const servers = Object.entries(status?.servers ?? {});
   // Servers proposed from outside (SPEC §3) run only once approved, which the Servers page does.
   const proposed = servers.filter(([, s]) => s.proposal);

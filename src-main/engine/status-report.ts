@@ -17,7 +17,7 @@ export interface StatusSources {
   servers(): string[];
   server(name: string): ServerStatus | undefined;
   gateway: Pick<Gateway, 'sessions' | 'profileNames' | 'view' | 'recentClients'>;
-  config: Pick<ConfigStore, 'status'>;
+  config: Pick<ConfigStore, 'status' | 'config'>;
   secrets: Pick<SecretStore, 'kind'>;
   recordLosses: Pick<RecordLosses, 'list'>;
   approvals: Pick<ApprovalCenter, 'list'>;
@@ -57,6 +57,7 @@ export function statusReport(s: StatusSources): StatusReport {
     profiles,
     config: s.config.status,
     secrets: { store: s.secrets.kind },
+    settings: { startAtLogin: s.config.config.settings?.startAtLogin !== false },
     ...(losses.length ? { recordLosses: losses } : {}),
     ...(approvals.length ? { approvals } : {}),
     clients: [

@@ -176,10 +176,18 @@ export const ProfileConfig = z.looseObject({
 });
 export type ProfileConfig = z.infer<typeof ProfileConfig>;
 
+/** App-wide settings (`settings` in config.json); unknown keys (e.g. `registry`) are kept. */
+export const AppSettings = z.looseObject({
+  /** The desktop app starts, hidden in the tray, when the user logs in. Default true. */
+  startAtLogin: z.boolean({ error: 'expected true or false' }).optional(),
+});
+export type AppSettings = z.infer<typeof AppSettings>;
+
 export const SwitchboardConfig = z
   .looseObject({
     servers: z.record(z.string(), ServerConfig, { error: 'expected an object of servers' }).default({}),
     profiles: z.record(z.string(), ProfileConfig, { error: 'expected an object of profiles' }).default({}),
+    settings: AppSettings.optional(),
   });
 export type SwitchboardConfig = z.infer<typeof SwitchboardConfig>;
 

@@ -71,6 +71,25 @@ describe('tray menu', () => {
     expect(find(setup().items, '1 server waits')).toBeUndefined();
   });
 
+  it('lists the connected apps and opens the Connect page from them', () => {
+    const did: string[] = [];
+    const withClients = {
+      ...status,
+      clients: [
+        { id: 's1', name: 'Cursor', profile: 'auto', transport: 'socket', since: '', tools: 12 },
+        { id: 's2', name: 'Claude Desktop', profile: 'plain', transport: 'socket', since: '' },
+      ],
+    } as unknown as StatusReport;
+    const items = trayTemplate({ kind: 'running', since: 0 }, withClients, {
+      openPage: (p) => void did.push(`open ${p}`), copy() {}, restartServer() {}, quit() {},
+    });
+    const connected = items.find((i) => i.label === '2 apps are connected')!;
+    expect(connected.submenu!.map((i) => i.label)).toEqual(['Cursor · auto · 12 tools', 'Claude Desktop · plain']);
+    connected.submenu![0]!.click!();
+    expect(did).toEqual(['open connect']);
+    expect(setup().items.find((i) => i.label?.includes('connected'))).toBeUndefined();
+  });
+
   it('says when the engine is waiting to restart', () => {
     const items = trayTemplate({ kind: 'waiting', restartInMs: 2000, lastExitCode: 1, crashes: 2 }, null, {
       openPage() {}, copy() {}, restartServer() {}, quit() {},

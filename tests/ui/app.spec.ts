@@ -9,7 +9,7 @@ import path from 'node:path';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Page } from 'playwright-core';
-import { BASIC, FIXTURES, MEMORY, NODE, openBrowser, screenshot, serve, SHOTS, type Browser, type Served } from './harness.ts';
+import { BASIC, FIXTURES, MEMORY, NODE, openBrowser, screenshot, serve, SHOTS, until, type Browser, type Served } from './harness.ts';
 import { startOAuthServer, type OAuthServer } from '../engine/upstream/oauth/helpers.ts';
 import { startRegistry, type LocalRegistry } from '../fixtures/registry/registry-server.ts';
 
@@ -203,6 +203,20 @@ describe('the app in a browser', () => {
     await go('Settings');
     await page.getByText(s.home, { exact: true }).waitFor();
     await shot('settings');
+  });
+
+  it('settings: starting at login is on, and turning it off is written to config.json', { timeout: 90_000 }, async () => {
+    const saved = async () => JSON.parse(readFileSync(path.join(s.home, 'config.json'), 'utf8')).settings?.startAtLogin as boolean | undefined;
+    await go('Settings');
+    const box = page.getByLabel('Start Switchboard when I log in');
+    await until(async () => ((await box.isChecked()) ? true : undefined), 'the box to show the default (on)');
+    await page.getByText(/This applies to the desktop app/).waitFor();
+    await box.uncheck();
+    await until(async () => ((await saved()) === false ? true : undefined), 'config.json to say startAtLogin false');
+    await page.reload();
+    await until(async () => ((await box.isChecked()) ? undefined : true), 'the box to stay off after a reload');
+    await box.check();
+    await until(async () => ((await saved()) === true ? true : undefined), 'config.json to say startAtLogin true');
   });
 
   it('servers: removing a server a profile still uses is refused with the reason', { timeout: 90_000 }, async () => {

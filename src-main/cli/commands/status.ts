@@ -98,9 +98,11 @@ export function offlineStatus(file: string, home: string): StatusReport {
       file,
     },
     secrets: { store: 'none' },
+    settings: { startAtLogin: true },
     clients: [],
   };
   if (v?.ok) {
+    report.settings.startAtLogin = v.config.settings?.startAtLogin !== false;
     for (const [name, s] of Object.entries(v.config.servers)) {
       const proposal = proposalOf(s);
       report.servers[name] = {
