@@ -8,7 +8,22 @@ import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from 
 
 afterAll(cleanupHomes);
 
+describe('switchboard --help', () => {
+  it('names the flags people need that no error message would teach them', () => {
+    const help = cli(makeHome(), ['--help']).stdout;
+    for (const flag of ['connect CLIENT --profile P [--force]', '--trust-folder DIR', 'import CLIENT [--apply] [--replace]', '--propose']) expect(help).toContain(flag);
+  });
+});
+
 describe('switchboard status', () => {
+  it('reports the app settings in force, defaults filled in', () => {
+    const home = makeHome({ servers: {}, profiles: {}, settings: { startAtLogin: false } });
+    expect(JSON.parse(cli(home, ['status', '--json']).stdout).settings).toEqual({ startAtLogin: false });
+    expect(JSON.parse(cli(makeHome({ servers: {}, profiles: {} }), ['status', '--json']).stdout).settings).toEqual({ startAtLogin: true });
+    const bad = makeHome({ servers: {}, profiles: {}, settings: { startAtLogin: 'yes' } });
+    expect(JSON.parse(cli(bad, ['status', '--json']).stdout).config.problems).toEqual([expect.objectContaining({ path: 'settings.startAtLogin', message: 'expected true or false' })]);
+  });
+
   it('never starts an engine and still reports on config.json', () => {
     const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['basic'] } } });
     const r = cli(home, ['status', '--json']);
