@@ -118,7 +118,7 @@ function checkListing(listing: ZipListing[]): ZipListing[] {
     }
     const twin = seen.get(key);
     if (twin !== undefined) {
-      refuse(twin === l.name ? `it contains "${cleanText(l.name, 200)}" twice` : `it contains both "${cleanText(twin, 200)}" and "${cleanText(l.name, 200)}", which are one file where names ignore case`);
+      refuse(twin === l.name ? `it contains "${cleanText(l.name, 200)}" twice` : `it contains both "${cleanText(twin, 200)}" and "${cleanText(l.name, 200)}", which are the same file on Windows and macOS`);
     }
     seen.set(key, l.name);
     const shared = offsets.get(l.localOffset);
