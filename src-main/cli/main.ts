@@ -43,7 +43,7 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   clients [--json]                 every known client: config file, installed, connected profiles
   connect CLIENT --profile P [--force] [--trust-folder DIR] · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
   doctor                           check how each server's command resolves
-  search TEXT [--json]             servers in the MCP Registry (settings.registry) whose name contains TEXT
+  search TEXT [--json] [--cursor C] servers in the MCP Registry (settings.registry) whose name contains TEXT (--json: one array)
   install NAME|LINK|FILE.mcpb [--version V] [--yes | --propose] [--name KEY] [--remote]   add a server after showing exactly what runs (--propose: it waits for approval)
   secret set NAME · secret delete NAME   secrets for { "secret": NAME } values (value on stdin)
   login SERVER · logout SERVER    sign in to (or out of) a remote server that asks for it

@@ -145,11 +145,12 @@ export async function shimClient(home: string, profile: string, opts: ShimClient
 }
 
 /** Runs the CLI and returns its output and exit code. */
-export function cli(home: string, args: string[], input?: string): { code: number; stdout: string; stderr: string } {
+export function cli(home: string, args: string[], input?: string, env?: NodeJS.ProcessEnv): { code: number; stdout: string; stderr: string } {
   try {
     const stdout = execFileSync(process.execPath, [BIN, ...args, '--home', home], {
       encoding: 'utf8',
       input,
+      ...(env ? { env } : {}),
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: 60_000,
     });

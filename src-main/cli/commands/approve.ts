@@ -10,6 +10,8 @@ import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 import { ensureHome, homePaths } from '../../engine/home.ts';
 import { PinStore } from '../../engine/trust/pins.ts';
 import { proposalLines, proposalPointer } from '../../engine/trust/proposals.ts';
+import { releaseProposedBundles } from '../../engine/catalog/bundle-store.ts';
+import { configPointer } from '../../../src-shared/config/paths.ts';
 import { parseFlags } from '../args.ts';
 import { withConfig } from '../cli-context.ts';
 import type { CliContext } from '../context.ts';
@@ -50,6 +52,7 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Pick<I
       return { tools: r.approved ?? [], server: r.server === true, running: true };
     },
     async (store) => {
+      if (proposal !== undefined) await releaseProposedBundles(ctx.home, store.get(configPointer('servers', server)).value);
       const approvedServer = proposal !== undefined && (await store.unset(proposalPointer(server)));
       ensureHome(paths);
       const tools = new PinStore(paths.pinsFile, { onError: (m) => ctx.stderr(`switchboard: ${m}\n`) }).approve(server);

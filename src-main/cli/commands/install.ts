@@ -7,14 +7,16 @@ import { createInterface } from 'node:readline';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { configPointer } from '../../../src-shared/config/paths.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { bundleDir, bundlePlan, readBundle, unpackBundle } from '../../engine/catalog/bundle.ts';
+import { bundlePlan, readBundle } from '../../engine/catalog/bundle.ts';
+import { bundleDir, stageProposedBundle, sweepBundles, unpackBundle, withBundleLock } from '../../engine/catalog/bundle-store.ts';
 import { linkPlan, parseInstallLink, type InstallLink } from '../../engine/catalog/install-link.ts';
-import { buildPlan, resolvePlan, serverKeyFor, type InstallPlan, type PlanInput } from '../../engine/catalog/install-plan.ts';
+import { buildPlan, previewPlan, resolvePlan, serverKeyFor, type InstallPlan, type PlanInput } from '../../engine/catalog/install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled } from '../../engine/catalog/installed.ts';
-import { RegistryClient } from '../../engine/catalog/registry-client.ts';
+import { RegistryClient, registryTimeoutMs } from '../../engine/catalog/registry-client.ts';
 import { probeSignIn } from '../../engine/catalog/sign-in-probe.ts';
 import { compareVersions, type RegistryEntry } from '../../engine/catalog/server-json.ts';
 import { checkServer } from '../../engine/clients/doctor.ts';
+import { isCodeLoadingEnv } from '../../engine/clients/import.ts';
 import { ensureHome, homePaths } from '../../engine/home.ts';
 import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
 import { loginShellPath } from '../../engine/upstream/command-resolve.ts';
@@ -29,7 +31,6 @@ export interface InstallDeps {
   ask(question: string, opts: { secret: boolean }): Promise<string | null>;
   /** The PATH the engine adds to a server's (the login shell's), for the runner check. */
   loginPath(): Promise<string>;
-  fetch?: typeof fetch;
 }
 
 
@@ -50,29 +51,45 @@ export function configSet(home: string, path: string, value: unknown): Promise<v
 }
 
 /** The registry client for this home's settings.registry (the official registry by default). */
-export async function registryFor(home: string, fetchImpl?: typeof fetch): Promise<RegistryClient> {
-  const setting = await configGet(home, configPointer('settings', 'registry'));
-  return new RegistryClient({ baseUrl: setting.found ? (setting.value as string) : undefined, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+export async function registryFor(ctx: Pick<CliContext, 'home' | 'env'>): Promise<RegistryClient> {
+  const setting = await configGet(ctx.home, configPointer('settings', 'registry'));
+  return new RegistryClient({ baseUrl: setting.found ? (setting.value as string) : undefined, timeoutMs: registryTimeoutMs(ctx.env) });
 }
 
-/** Reads answers from stdin: a terminal gets prompts (secrets not echoed), a pipe one line each. */
+/**
+ * Reads answers from stdin: a terminal gets prompts on stderr (secrets not echoed), a pipe one
+ * line each, its prompts on stdout so that a transcript reads in order (question, then what
+ * follows the answer). Each prompt is out before the answer is read.
+ */
 export function stdinAsker(ctx: CliContext): InstallDeps['ask'] {
   let lines: AsyncIterableIterator<string> | null = null;
   let closed = false;
   return async (question, { secret }) => {
     if (closed) return null;
     const tty = process.stdin.isTTY === true;
-    ctx.stderr(question);
+    const say = tty ? ctx.stderr : ctx.stdout;
+    say(question);
+    await flushed(tty ? process.stderr : process.stdout);
     if (tty && secret) return readHidden(ctx);
     lines ??= createInterface({ input: process.stdin, terminal: false })[Symbol.asyncIterator]();
     const next = await lines.next();
+    // A piped answer is not echoed: end the prompt's line so the next text starts on its own.
+    if (!tty) say('\n');
     if (next.done) {
       closed = true;
-      ctx.stderr('\n');
+      if (tty) say('\n');
       return null;
     }
     return next.value;
   };
+}
+
+/** Resolves once everything written to `stream` so far has been handed to the system. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) resolve();
+    else stream.write('', () => resolve());
+  });
 }
 
 function readHidden(ctx: CliContext): Promise<string | null> {
@@ -126,6 +143,7 @@ export function approvalText(plan: InstallPlan, config: Record<string, unknown>,
     const env = (config.env ?? {}) as Record<string, unknown>;
     for (const [k, v] of Object.entries(env)) {
       lines.push(`  env ${k} = ${typeof v === 'string' ? JSON.stringify(v) : `{ "secret": "${(v as { secret: string }).secret}" } (the value you typed, kept in the secret store, not in config.json)`}`);
+      if (isCodeLoadingEnv(k)) lines.push(`    WARNING: ${k} changes what code the command loads; agree only if you trust where this server came from.`);
     }
     if (runner) {
       lines.push(runner.resolved ? `  runs with: ${runner.resolved}` : `  runs with: ${plan.runner} — NOT FOUND on this computer`);
@@ -152,7 +170,7 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   if (positionals.length !== 1) throw new SwitchboardError('bad-request', 'install takes one registry name, e.g. `switchboard install io.github.user/weather` (find names with `switchboard search TEXT`).');
   let name = positionals[0]!;
   if (values.propose && values.yes) throw new SwitchboardError('bad-request', 'install: --propose leaves the approval to the user and --yes gives it; use one of them.');
-  const d: InstallDeps = { ask: deps?.ask ?? stdinAsker(ctx), loginPath: deps?.loginPath ?? loginShellPath, ...(deps?.fetch ? { fetch: deps.fetch } : {}) };
+  const d: InstallDeps = { ask: deps?.ask ?? stdinAsker(ctx), loginPath: deps?.loginPath ?? loginShellPath };
   if (/\.mcpb$/i.test(name)) return installBundle(name, values, ctx, d);
   if (/^(switchboard|cursor|vscode|vscode-insiders|https):/i.test(name)) {
     const link = parseInstallLink(name);
@@ -160,7 +178,7 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
     name = link.name;
     if (link.version && !values.version) values.version = link.version;
   }
-  const registry = await registryFor(ctx.home, d.fetch);
+  const registry = await registryFor(ctx);
   const entry = await registry.get(name, values.version ?? 'latest');
   if (!entry) {
     throw new SwitchboardError('not-found', `The MCP Registry at ${registry.baseUrl} has no ${values.version ? `version ${values.version} of ` : ''}"${name}". Find names with \`switchboard search TEXT\`.`);
@@ -208,26 +226,35 @@ function approvalOf(values: { yes?: boolean; propose?: boolean }, by: string): A
 }
 
 /**
- * The approval screen and the write, the same for registry servers and bundles: ask the values,
- * show exactly what will run, ask for a yes, then store secrets and add the server. `beforeWrite`
- * runs only after the yes (a bundle is unpacked then). Returns false when nothing was written.
- * A proposal asks nothing: defaults only, and a value only the user can give refuses it.
+ * The approval screen and the write, the same for registry servers and bundles: show exactly what
+ * will run (values still to be asked shown as <their label>), ask for a yes, then ask the values,
+ * store secrets and add the server. `writeWith` wraps the write, after the yes (a bundle is
+ * unpacked then). Returns false when nothing was written. A proposal asks nothing: defaults only,
+ * and a value only the user can give refuses it.
  */
-async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDeps, approval: Approval, beforeWrite?: () => Promise<void>): Promise<boolean> {
+async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDeps, approval: Approval, writeWith: (write: () => Promise<void>) => Promise<void> = (w) => w()): Promise<boolean> {
   const { serverName } = plan;
   const runner =
     plan.kind === 'package'
       ? await checkServer(serverName, { command: plan.command! }, { home: ctx.home, env: ctx.env, platform: ctx.platform }, await d.loginPath(), true)
       : null;
-  const answers = new Map<number, string>();
-  if (plan.inputs.length) ctx.stdout(`${plan.entry.name} needs ${plan.inputs.length} value(s):\n`);
-  for (const inp of plan.inputs) {
-    if (approval.kind === 'propose') {
-      if (inp.isRequired && inp.default === undefined) {
-        throw new SwitchboardError('bad-request', `${plan.entry.name} needs a value only you can give (${inp.label}); install it without --propose. Nothing was written.`);
-      }
-      continue;
+  const asks = approval.kind !== 'propose' && plan.inputs.length > 0;
+  if (approval.kind === 'propose') {
+    const needed = plan.inputs.find((i) => i.isRequired && i.default === undefined);
+    if (needed) throw new SwitchboardError('bad-request', `${plan.entry.name} needs a value only you can give (${needed.label}); install it without --propose. Nothing was written.`);
+  }
+  ctx.stdout(approvalText(plan, asks ? previewPlan(plan) : resolvePlan(plan, new Map()).config, runner));
+  if (runner && !runner.resolved) ctx.stdout(`The server will not start until ${plan.runner} is installed; you can add it now and install ${plan.runner} later.\n`);
+  if (asks) ctx.stdout(`${plan.entry.name} needs ${plan.inputs.length} value(s), asked ${approval.kind === 'ask' ? 'after your yes' : 'next'}: ${plan.inputs.map((i) => i.label).join(', ')}.\n`);
+  if (approval.kind === 'ask') {
+    const answer = await d.ask(`Add "${serverName}" to config.json? [y/N] `, { secret: false });
+    if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
+      ctx.stdout(answer === null ? 'Nothing was written: no answer (pass --yes to approve without a prompt).\n' : 'Nothing was written.\n');
+      return false;
     }
+  }
+  const answers = new Map<number, string>();
+  for (const inp of asks ? plan.inputs : []) {
     const v = await d.ask(describeInput(inp), { secret: inp.isSecret });
     if (v === null) {
       if (inp.isRequired && inp.default === undefined) {
@@ -238,16 +265,18 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
     if (v !== '') answers.set(inp.id, v);
   }
   const resolved = resolvePlan(plan, answers);
-  ctx.stdout(approvalText(plan, resolved.config, runner));
-  if (runner && !runner.resolved) ctx.stdout(`The server will not start until ${plan.runner} is installed; you can add it now and install ${plan.runner} later.\n`);
-  if (approval.kind === 'ask') {
-    const answer = await d.ask(`Add "${serverName}" to config.json? [y/N] `, { secret: false });
-    if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
-      ctx.stdout(answer === null ? 'Nothing was written: no answer (pass --yes to approve without a prompt).\n' : 'Nothing was written.\n');
-      return false;
-    }
-  }
-  await beforeWrite?.();
+  if (asks) ctx.stdout(`With your values, the entry is:\n${approvalText(plan, resolved.config, null)}`);
+  let added = false;
+  await writeWith(async () => {
+    added = await writeEntry(plan, resolved, ctx, approval);
+  });
+  if (added && plan.kind === 'remote' && approval.kind !== 'propose') await offerSignIn(serverName, resolved.config, ctx, d, approval.kind === 'yes');
+  return true;
+}
+
+/** Stores the secrets and writes the entry (a proposal with `proposedBy`); true when added for use now. */
+async function writeEntry(plan: InstallPlan, resolved: ReturnType<typeof resolvePlan>, ctx: CliContext, approval: Approval): Promise<boolean> {
+  const { serverName } = plan;
   if (Object.keys(resolved.secrets).length) {
     const paths = homePaths(ctx.home);
     ensureHome(paths);
@@ -257,14 +286,13 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
   if (approval.kind === 'propose') {
     await configSet(ctx.home, configPointer('servers', serverName), { ...resolved.config, proposedBy: approval.by });
     ctx.stdout(`Proposed "${serverName}": it waits for your approval and nothing of it runs until then (the app's Servers page, or \`switchboard approve ${serverName}\`).\n`);
-    return true;
+    return false;
   }
   await configSet(ctx.home, configPointer('servers', serverName), resolved.config);
   ctx.stdout(
     `Added "${serverName}" to config.json${Object.keys(resolved.secrets).length ? ` and ${Object.keys(resolved.secrets).length} secret(s) to the secret store` : ''}.\n` +
       `Next: add it to a profile, e.g. switchboard config set profiles.PROFILE.servers '[…, "${serverName}"]', or in the app's Profiles page.\n`,
   );
-  if (plan.kind === 'remote') await offerSignIn(serverName, resolved.config, ctx, d, approval.kind === 'yes');
   return true;
 }
 
@@ -299,7 +327,10 @@ async function installFromLink(link: Extract<InstallLink, { kind: 'entry' }>, va
   return (await approveAndWrite(plan, ctx, d, approvalOf(values, `an install link (${link.from})`))) ? 0 : 1;
 }
 
-/** `install FILE.mcpb`: the bundle is read and checked first, unpacked into the home only after the yes. */
+/**
+ * `install FILE.mcpb`: the bundle is read and checked first; after the yes it is unpacked into a
+ * folder of its own (bundle-store.ts), or, proposed, kept packed until the user approves it.
+ */
 async function installBundle(file: string, values: { yes?: boolean; propose?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
   let bytes: Buffer;
   try {
@@ -308,7 +339,10 @@ async function installBundle(file: string, values: { yes?: boolean; propose?: bo
     throw new SwitchboardError('not-found', `Could not read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
   }
   const bundle = readBundle(bytes, ctx.platform);
-  const dir = bundleDir(ctx.home, bundle.manifest);
+  // Leftovers of an install that was killed, and folders no entry names any more, go first.
+  const servers = await configGet(ctx.home, configPointer('servers'));
+  await sweepBundles(ctx.home, (servers.value ?? {}) as Record<string, unknown>);
+  const dir = bundleDir(ctx.home, bundle);
   const plan = bundlePlan(bundle.manifest, dir, { env: ctx.env, ...(values.name ? { serverName: values.name } : {}) });
   if (!values.name) {
     const base = plan.serverName;
@@ -316,6 +350,12 @@ async function installBundle(file: string, values: { yes?: boolean; propose?: bo
     while ((await configGet(ctx.home, configPointer('servers', plan.serverName))).found) plan.serverName = `${base}-${++n}`;
   }
   ctx.stdout(`Bundle ${bundle.manifest.name} ${bundle.manifest.version}: ${Object.keys(bundle.files).length} files, ${bundle.manifest.serverType} server (${bundle.manifest.entryPoint || 'no entry point named'}).\n`);
-  const ok = await approveAndWrite(plan, ctx, d, approvalOf(values, `the bundle ${bundle.manifest.name} ${bundle.manifest.version}`), () => unpackBundle(bundle, dir));
+  const ok = await approveAndWrite(plan, ctx, d, approvalOf(values, `the bundle ${bundle.manifest.name} ${bundle.manifest.version}`), (write) =>
+    withBundleLock(ctx.home, async () => {
+      if (values.propose) await stageProposedBundle(ctx.home, bundle, bytes);
+      else await unpackBundle(ctx.home, bundle);
+      await write();
+    }),
+  );
   return ok ? 0 : 1;
 }

@@ -1,21 +1,33 @@
-// `switchboard search TEXT [--json] [--limit N]`: servers in the MCP Registry whose name contains
-// TEXT, newest version of each, with their status and whether an installed one has an update.
+// `switchboard search TEXT [--json] [--limit N] [--cursor C]`: servers in the MCP Registry whose
+// name contains TEXT, newest version of each, with their status and whether an installed one has
+// an update. `--json` prints one JSON array of the hits (SPEC §4); when the registry has more, a
+// line on stderr gives the command for the next page (`--cursor`).
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { readInstalled, toHits } from '../../engine/catalog/installed.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { registryFor } from './install.ts';
 
+/** The same search as one shell word each, for the "more" line. */
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:@=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
 
-export async function run(args: string[], ctx: CliContext, deps: { fetch?: typeof fetch } = {}): Promise<number> {
-  const { values, positionals } = parseFlags('search', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseFlags('search', args, { json: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } });
   const text = positionals.join(' ').trim();
   if (!text) throw new SwitchboardError('bad-request', 'search needs some text, e.g. `switchboard search github`.');
-  const registry = await registryFor(ctx.home, deps.fetch);
-  const page = await registry.search(text, { limit: intFlag(values.limit, '--limit', 30) });
+  const registry = await registryFor(ctx);
+  const page = await registry.search(text, { limit: intFlag(values.limit, '--limit', 30), ...(values.cursor ? { cursor: values.cursor } : {}) });
   const hits = toHits(page.servers, await readInstalled(ctx.home));
+  const more = () => {
+    if (!page.nextCursor) return;
+    const again = ['switchboard', 'search', shellWord(text), ...(values.json ? ['--json'] : []), ...(values.limit ? ['--limit', values.limit] : []), '--cursor', shellWord(page.nextCursor)];
+    ctx.stderr(`${registry.baseUrl} has more matches; the next ones: ${again.join(' ')}\n`);
+  };
   if (values.json) {
-    ctx.stdout(JSON.stringify({ registry: registry.baseUrl, servers: hits, nextCursor: page.nextCursor }, null, 2) + '\n');
+    ctx.stdout(JSON.stringify(hits, null, 2) + '\n');
+    more();
     return 0;
   }
   if (!hits.length) {
@@ -28,5 +40,6 @@ export async function run(args: string[], ctx: CliContext, deps: { fetch?: typeo
   }
   if (page.skipped) ctx.stdout(`(${page.skipped} entr${page.skipped === 1 ? 'y' : 'ies'} left out: not valid server.json)\n`);
   ctx.stdout(`Install one with: switchboard install NAME\n`);
+  more();
   return 0;
 }

@@ -18,6 +18,7 @@ import { testServerConnection } from '../upstream/test-connection.ts';
 import { ownEntry, ProfileConfig, type ServerConfig } from '../../../src-shared/config/schema.ts';
 import { configPointer } from '../../../src-shared/config/paths.ts';
 import { catalogHandlers } from '../catalog/catalog-control.ts';
+import { releaseProposedBundles } from '../catalog/bundle-store.ts';
 import { clientHandlers } from '../clients/client-control.ts';
 import { loginShellPath } from '../upstream/command-resolve.ts';
 import { defaultHome } from '../home.ts';
@@ -135,8 +136,11 @@ export class ControlHandler {
         const name = requireString(p.name, 'the server name');
         const entry = ownEntry(e.config.config.servers, name);
         if (!entry && !e.supervisor.get(name) && !e.pins.changedTools(name).length) throw new SwitchboardError('unknown-server', `There is no server "${name}".`);
-        // A server proposed from outside: removing `proposedBy` is the approval; the config change starts it.
-        const server = entry !== undefined && proposedBy(entry) !== undefined && (await e.config.unset(proposalPointer(name)));
+        // A server proposed from outside: removing `proposedBy` is the approval; the config change
+        // starts it. A proposed bundle is unpacked first (it was kept packed until now).
+        const proposed = entry !== undefined && proposedBy(entry) !== undefined;
+        if (proposed) await releaseProposedBundles(e.paths.home, entry);
+        const server = proposed && (await e.config.unset(proposalPointer(name)));
         return { ok: true, approved: e.approveTools(name), ...(server ? { server: true } : {}) };
       },
       'servers.signIn': (p) => this.#signIns.start(requireString(p.name, 'the server name')),

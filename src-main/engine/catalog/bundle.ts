@@ -1,17 +1,22 @@
 // MCP Bundles (.mcpb, formerly Claude Desktop Extensions): a zip with manifest.json at its root.
 // The manifest names the server's command (mcp_config, with ${__dirname} and ${user_config.KEY}
 // placeholders, per-OS overrides) and the values to ask the user for (user_config; `sensitive`
-// ones become secrets). The zip is untrusted: sizes are capped, and any entry that would land
-// outside the bundle's folder (absolute, `..`, drive letters) refuses the whole bundle. Field
-// names follow anthropics/mcpb (MANIFEST.md, src/schemas, src/shared/config.ts).
+// ones become secrets). The zip is untrusted: sizes are capped, every entry's CRC is checked,
+// and one entry that would land outside the bundle's folder (absolute, `..`, drive letters), is
+// not a plain file or folder (symbolic links, devices), or collides with another (twice, by
+// case, as file and folder, sharing bytes) refuses the whole bundle. Where it is unpacked and
+// kept: bundle-store.ts. Field names follow anthropics/mcpb (MANIFEST.md, src/schemas,
+// src/shared/config.ts).
 import { unzipSync } from 'fflate';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { InstallPlan, PlanInput } from './install-plan.ts';
 import { cleanText } from './server-json.ts';
+import { listZip, type EntryKind, type ZipListing } from './zip-listing.ts';
 
 const MAX_BUNDLE_BYTES = 200 * 1024 * 1024;
 const MAX_UNPACKED_BYTES = 500 * 1024 * 1024;
@@ -43,6 +48,8 @@ export interface BundleManifest {
 export interface Bundle {
   manifest: BundleManifest;
   files: Record<string, Uint8Array>;
+  /** The first DIGEST_CHARS hex characters of the .mcpb file's SHA-256. */
+  digest: string;
 }
 
 function refuse(why: string): never {
@@ -65,14 +72,71 @@ function stringMap(v: unknown, what: string): Record<string, string> {
   return v as Record<string, string>;
 }
 
-/** A zip entry's path, or null for folders; refuses anything that could escape the bundle folder. */
-function safeEntryPath(name: string): string | null {
-  if (name.endsWith('/')) return null;
-  const n = name.replace(/\\/g, '/');
-  if (n.startsWith('/') || /^[A-Za-z]:/.test(n) || n.split('/').some((seg) => seg === '..') || n.includes('\0')) {
+/**
+ * A zip entry's path with `/` separators; refuses anything that could land outside the bundle's
+ * folder or mean something else on another system: absolute paths, drive letters, `..`, empty or
+ * `.` segments, control characters, and `:` (a Windows drive or alternate data stream).
+ */
+function safeEntryPath(name: string): string {
+  const n = name.replace(/\\/g, '/').replace(/\/+$/, '');
+  const segs = n.split('/');
+  if (n.startsWith('/') || /^[A-Za-z]:/.test(n) || segs.some((seg) => seg === '..')) {
     refuse(`it contains the path "${cleanText(name, 200)}", which points outside the bundle`);
   }
+  // eslint-disable-next-line no-control-regex
+  if (segs.some((seg) => seg === '' || seg === '.') || /[\u0000-\u001f\u007f:]/.test(n)) {
+    refuse(`it contains the path "${cleanText(name, 200)}", which is not a plain file name`);
+  }
   return n;
+}
+
+const KIND_WORDS: Record<Exclude<EntryKind, 'file' | 'folder'>, string> = {
+  symlink: 'a symbolic link',
+  device: 'a device file',
+  fifo: 'a named pipe',
+  socket: 'a socket',
+  unknown: 'a special file',
+};
+
+/**
+ * The entries to unpack: plain files only, each path unique even where names ignore case or
+ * Unicode form (macOS, Windows), none both a file and a folder, no two sharing their bytes (the
+ * zip form of a hard link, and of overlapping-entry zip bombs).
+ */
+function checkListing(listing: ZipListing[]): ZipListing[] {
+  const seen = new Map<string, string>();
+  const offsets = new Map<number, string>();
+  const files: ZipListing[] = [];
+  const folders = new Set<string>();
+  for (const l of listing) {
+    const p = safeEntryPath(l.name);
+    if (l.kind !== 'file' && l.kind !== 'folder') refuse(`it contains ${KIND_WORDS[l.kind]}, "${cleanText(l.name, 200)}"; a bundle may hold only files and folders`);
+    const key = p.normalize('NFC').toLowerCase();
+    if (l.kind === 'folder') {
+      folders.add(key);
+      continue;
+    }
+    const twin = seen.get(key);
+    if (twin !== undefined) {
+      refuse(twin === l.name ? `it contains "${cleanText(l.name, 200)}" twice` : `it contains both "${cleanText(twin, 200)}" and "${cleanText(l.name, 200)}", which are the same file on Windows and macOS`);
+    }
+    seen.set(key, l.name);
+    const shared = offsets.get(l.localOffset);
+    if (shared !== undefined) refuse(`its entries "${cleanText(shared, 200)}" and "${cleanText(l.name, 200)}" share their data`);
+    offsets.set(l.localOffset, l.name);
+    files.push(l);
+  }
+  // A file may not also be a folder of another entry ("data" and "data/x").
+  for (const key of seen.keys()) {
+    const segs = key.split('/');
+    for (let i = 1; i < segs.length; i++) {
+      const parent = segs.slice(0, i).join('/');
+      const clash = seen.get(parent);
+      if (clash !== undefined) refuse(`it contains "${cleanText(clash, 200)}" as a file and as a folder`);
+    }
+  }
+  for (const f of folders) if (seen.has(f)) refuse(`it contains "${cleanText(seen.get(f)!, 200)}" as a file and as a folder`);
+  return files;
 }
 
 export function parseManifest(raw: unknown, platform: NodeJS.Platform): BundleManifest {
@@ -130,26 +194,28 @@ export function parseManifest(raw: unknown, platform: NodeJS.Platform): BundleMa
 /** Reads a .mcpb file's bytes: the manifest and every file, checked, nothing written. */
 export function readBundle(bytes: Uint8Array, platform: NodeJS.Platform = process.platform): Bundle {
   if (bytes.byteLength > MAX_BUNDLE_BYTES) refuse(`it is larger than ${MAX_BUNDLE_BYTES / 1024 / 1024} MB`);
-  let entries: Record<string, Uint8Array>;
-  let count = 0;
+  const listing = listZip(bytes);
+  if (!listing) refuse('it is not a readable zip file');
+  if (listing.length > MAX_FILES) refuse(`it has more than ${MAX_FILES} files`);
+  const wanted = checkListing(listing);
   let unpacked = 0;
+  for (const l of wanted) {
+    unpacked += l.size;
+    if (unpacked > MAX_UNPACKED_BYTES) refuse(`it unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB`);
+  }
+  const names = new Set(wanted.map((l) => l.name));
+  let entries: Record<string, Uint8Array>;
   try {
-    entries = unzipSync(bytes, {
-      filter: (f) => {
-        if (++count > MAX_FILES) refuse(`it has more than ${MAX_FILES} files`);
-        unpacked += f.originalSize;
-        if (unpacked > MAX_UNPACKED_BYTES) refuse(`it unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB`);
-        return true;
-      },
-    });
+    entries = unzipSync(bytes, { filter: (f) => names.has(f.name) });
   } catch (err) {
-    if (err instanceof SwitchboardError) throw err;
     refuse(`it is not a readable zip file (${(err as Error).message})`);
   }
   const files: Record<string, Uint8Array> = {};
-  for (const [name, data] of Object.entries(entries)) {
-    const p = safeEntryPath(name);
-    if (p) files[p] = data;
+  for (const l of wanted) {
+    const data = entries[l.name];
+    // fflate stops at the size the zip declares and checks no CRC: a lying entry is caught here.
+    if (!data || data.byteLength !== l.size || crc32(data) !== l.crc32) refuse(`its entry "${cleanText(l.name, 200)}" is damaged`);
+    files[safeEntryPath(l.name)] = data;
   }
   const manifestBytes = files['manifest.json'];
   if (!manifestBytes) refuse('it has no manifest.json at its root');
@@ -159,13 +225,20 @@ export function readBundle(bytes: Uint8Array, platform: NodeJS.Platform = proces
   } catch {
     refuse('manifest.json is not valid JSON');
   }
-  return { manifest: parseManifest(raw, platform), files };
+  return { manifest: parseManifest(raw, platform), files, digest: createHash('sha256').update(bytes).digest('hex').slice(0, DIGEST_CHARS) };
 }
 
-/** Where a bundle is unpacked: <home>/bundles/<name>-<version>. */
-export function bundleDir(home: string, m: BundleManifest): string {
+/** Hex characters of the bundle's SHA-256 in its folder's name (128 bits: no two bundles share one). */
+export const DIGEST_CHARS = 32;
+
+/**
+ * The folder a bundle is unpacked to, named by its content: <name>-<version>-<digest>. A
+ * different bundle with the same name and version gets a folder of its own; the same bundle
+ * twice, the same folder (bundle-store.ts never writes into an existing one).
+ */
+export function bundleFolderName(m: BundleManifest, digest: string): string {
   const safe = `${m.name}-${m.version}`.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._]+/, '').slice(0, 120) || 'bundle';
-  return path.join(home, 'bundles', safe);
+  return `${safe}-${digest}`;
 }
 
 /** Folders the manifest may name: ${HOME}, ${DESKTOP}, ${DOCUMENTS}, ${DOWNLOADS}. */
@@ -246,21 +319,4 @@ export function bundlePlan(m: BundleManifest, dir: string, opts: { env: NodeJS.P
     env,
     headers: {},
   };
-}
-
-/** Writes the bundle's files under `dir` (replacing an earlier copy), through a temp folder. */
-export async function unpackBundle(b: Bundle, dir: string): Promise<void> {
-  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-  await rm(tmp, { recursive: true, force: true });
-  for (const [rel, data] of Object.entries(b.files)) {
-    const target = path.join(tmp, ...rel.split('/'));
-    if (!target.startsWith(tmp + path.sep)) refuse(`"${cleanText(rel, 200)}" points outside the bundle`);
-    await mkdir(path.dirname(target), { recursive: true });
-    // A binary server's entry point has to be executable; nothing else gets that bit.
-    const exec = b.manifest.serverType === 'binary' && rel === b.manifest.entryPoint.replace(/\\/g, '/').replace(/^\.\//, '');
-    await writeFile(target, data, { mode: exec ? 0o755 : 0o644 });
-  }
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(path.dirname(dir), { recursive: true });
-  await rename(tmp, dir);
 }

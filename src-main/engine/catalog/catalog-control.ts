@@ -9,7 +9,7 @@ import type { SecretStore } from '../secrets/secret-store.ts';
 import { linkPlan, parseInstallLink, type InstallLink } from './install-link.ts';
 import { buildPlan, resolvePlan, serverKeyFor, showTemplate, type InstallPlan } from './install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled, toHits } from './installed.ts';
-import { RegistryClient } from './registry-client.ts';
+import { RegistryClient, registryTimeoutMs } from './registry-client.ts';
 import { probeSignIn } from './sign-in-probe.ts';
 import type { RegistryEntry } from './server-json.ts';
 
@@ -23,7 +23,6 @@ export interface CatalogControlDeps {
   setServer(name: string, config: Record<string, unknown>): Promise<void>;
   secrets: SecretStore;
   loginPath(): Promise<string>;
-  fetch?: typeof fetch;
 }
 
 type CatalogMethods = 'catalog.search' | 'catalog.prepare' | 'catalog.install';
@@ -39,7 +38,7 @@ export function chooseServerName(entry: RegistryEntry, installedAs: string | und
 }
 
 export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
-  const client = () => new RegistryClient({ baseUrl: deps.registry() as string | undefined, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+  const client = () => new RegistryClient({ baseUrl: deps.registry() as string | undefined, timeoutMs: registryTimeoutMs(deps.env) });
 
   /** A link that carries its own entry: planned under a free key (as the CLI names it), never trusted beyond config.json's schema. */
   function planForLink(link: Extract<InstallLink, { kind: 'entry' }>): InstallPlan {

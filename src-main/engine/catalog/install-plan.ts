@@ -217,6 +217,21 @@ export function showTemplate(t: Template, plan: InstallPlan): string {
 }
 
 /**
+ * The entry as it will be written, before any value is asked: each value still to come shows as
+ * `<its label>`, a secret as the secret store name it will have.
+ */
+export function previewPlan(plan: InstallPlan): Record<string, unknown> {
+  const values = (map: InstallPlan['env']) =>
+    Object.fromEntries(Object.entries(map).map(([k, v]) => [k, v.secret ? { secret: secretNameFor(plan.serverName, k) } : showTemplate(v.template, plan)]));
+  if (plan.kind === 'remote') {
+    const headers = values(plan.headers);
+    return { url: showTemplate(plan.url!, plan), transport: plan.transport, ...(Object.keys(headers).length ? { headers } : {}) };
+  }
+  const env = values(plan.env);
+  return { command: plan.command, args: plan.args.map((t) => showTemplate(t, plan)), ...(Object.keys(env).length ? { env } : {}) };
+}
+
+/**
  * Fills in the answers (input id → value). Missing required values are an error naming them;
  * an optional value left empty drops its argument, variable or header.
  */

@@ -1,6 +1,11 @@
 // A read-only client of an MCP Registry (API v0.1, the official one by default). Everything it
 // returns came from the network: it is checked and cleaned (server-json.ts) before anyone sees
 // it, and a registry that cannot be reached gives one clear sentence, never a half-done change.
+// Every request has one deadline for all of it (connect, headers, body): when it passes, the
+// request and its socket are destroyed, so a registry that trickles its answer cannot hold an
+// install or the Catalog page past it.
+import http from 'node:http';
+import https from 'node:https';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { parseServerResponse, type RegistryEntry } from './server-json.ts';
 
@@ -9,11 +14,22 @@ export const DEFAULT_REGISTRY = 'https://registry.modelcontextprotocol.io';
 /** A registry answer larger than this is refused: a catalog page is a few hundred kB at most. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
+const DEADLINE = 'SWITCHBOARD_REGISTRY_DEADLINE';
+
+/** The whole of one registry request, connect to last byte (SPEC: 15 s). */
+export const REGISTRY_TIMEOUT_MS = 15_000;
+
+/** The deadline in force: REGISTRY_TIMEOUT_MS, or SWITCHBOARD_REGISTRY_TIMEOUT_MS (ms) where tests set a shorter one. */
+export function registryTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const v = Number(env.SWITCHBOARD_REGISTRY_TIMEOUT_MS);
+  return Number.isInteger(v) && v > 0 && v <= REGISTRY_TIMEOUT_MS ? v : REGISTRY_TIMEOUT_MS;
+}
+
 export interface RegistryOptions {
   /** Base URL (settings.registry); https:, or http: on loopback (a local or test registry). */
   baseUrl?: string;
+  /** The deadline of each request, all of it (default REGISTRY_TIMEOUT_MS). */
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 export interface SearchPage {
@@ -43,33 +59,30 @@ export function registryBaseUrl(value: unknown): string {
 export class RegistryClient {
   readonly baseUrl: string;
   readonly #timeoutMs: number;
-  readonly #fetch: typeof fetch;
 
   constructor(opts: RegistryOptions = {}) {
     this.baseUrl = registryBaseUrl(opts.baseUrl);
-    this.#timeoutMs = opts.timeoutMs ?? 15_000;
-    this.#fetch = opts.fetch ?? fetch;
+    this.#timeoutMs = opts.timeoutMs ?? REGISTRY_TIMEOUT_MS;
   }
 
   async #get(pathAndQuery: string): Promise<{ status: number; body: unknown }> {
-    const url = `${this.baseUrl}${pathAndQuery}`;
-    let res: Response;
+    let res: { status: number; text: string };
     try {
-      res = await this.#fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'error' });
+      res = await request(new URL(`${this.baseUrl}${pathAndQuery}`), this.#timeoutMs);
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string; message?: string; errors?: { code?: string }[] } };
-      const why =
-        e.name === 'TimeoutError' ? `no answer within ${Math.round(this.#timeoutMs / 1000)} s` : (e.cause?.code ?? e.cause?.errors?.[0]?.code ?? e.cause?.message ?? e.message);
+      if (err instanceof SwitchboardError) throw err;
+      const e = err as NodeJS.ErrnoException;
+      const why = e.code === DEADLINE ? `no complete answer within ${Math.round(this.#timeoutMs / 100) / 10} s` : (e.code ?? e.message);
       throw new SwitchboardError(
         'upstream-error',
         `Could not reach the MCP Registry at ${this.baseUrl} (${why}). Nothing was changed; check your connection, or settings.registry in config.json.`,
       );
     }
-    const text = await readCapped(res);
     if (res.status === 404) return { status: 404, body: null };
-    if (!res.ok) throw new SwitchboardError('upstream-error', `The MCP Registry at ${this.baseUrl} answered ${res.status} for ${pathAndQuery}. Nothing was changed; try again later.`);
+    if (res.status >= 300 && res.status < 400) throw new SwitchboardError('upstream-error', `The MCP Registry at ${this.baseUrl} answered with a redirect (${res.status}) for ${pathAndQuery}, which Switchboard does not follow. Nothing was changed; check settings.registry in config.json.`);
+    if (res.status < 200 || res.status >= 300) throw new SwitchboardError('upstream-error', `The MCP Registry at ${this.baseUrl} answered ${res.status} for ${pathAndQuery}. Nothing was changed; try again later.`);
     try {
-      return { status: res.status, body: JSON.parse(text) };
+      return { status: res.status, body: JSON.parse(res.text) };
     } catch {
       throw new SwitchboardError('upstream-error', `The MCP Registry at ${this.baseUrl} sent something that is not JSON for ${pathAndQuery}. Nothing was changed.`);
     }
@@ -108,22 +121,43 @@ export class RegistryClient {
   }
 }
 
-async function readCapped(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      throw new SwitchboardError('upstream-error', `The MCP Registry's answer was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB and was refused.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * One GET, all of it within `timeoutMs`: past the deadline the request is destroyed with its
+ * socket (an error with code DEADLINE), wherever it was (connecting, waiting, reading the body).
+ */
+function request(url: URL, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const get = url.protocol === 'https:' ? https.get : http.get;
+    let settled = false;
+    const done = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    const req = get(url, { headers: { accept: 'application/json' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > MAX_RESPONSE_BYTES) {
+          req.destroy();
+          done(() => reject(new SwitchboardError('upstream-error', `The MCP Registry's answer was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB and was refused. Nothing was changed.`)));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () => done(() => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })));
+      res.on('aborted', () => done(() => reject(Object.assign(new Error('the answer was cut off'), { code: 'the answer was cut off' }))));
+      res.on('error', (err) => done(() => reject(err)));
+    });
+    const timer = setTimeout(() => {
+      const err = Object.assign(new Error('timeout'), { code: DEADLINE });
+      done(() => reject(err));
+      req.destroy(err);
+    }, timeoutMs);
+    req.on('error', (err) => done(() => reject(err)));
+  });
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

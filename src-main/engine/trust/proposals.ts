@@ -5,6 +5,7 @@ import type { ServerProposal } from '../../../src-shared/api.ts';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { configPointer } from '../../../src-shared/config/paths.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
+import { isCodeLoadingEnv } from '../clients/import.ts';
 
 /** Who proposed the server, or undefined when the user wrote it (it runs as written). */
 export function proposedBy(config: Pick<ServerConfig, 'proposedBy'>): string | undefined {
@@ -42,6 +43,7 @@ export function proposalLines(name: string, p: ServerProposal): string[] {
     out.push(`  command: ${t(JSON.stringify(p.command))}`, `  args:    ${t(JSON.stringify(p.args ?? []))}`);
     if (p.cwd !== undefined) out.push(`  cwd:     ${t(JSON.stringify(p.cwd))}`);
     if (p.env) out.push(`  env:     ${t(p.env.join(', '))}`);
+    for (const name of (p.env ?? []).filter(isCodeLoadingEnv)) out.push(`  WARNING: env ${t(name)} changes what code the command loads.`);
   }
   if (p.url !== undefined) {
     out.push(`  url:     ${t(p.url)}`);

@@ -3,6 +3,7 @@
 // before the yes, and the installed server really runs (a real MCP client through the shim gets
 // the secret in its env). Hostile zips (paths outside the bundle, no manifest) are refused whole.
 import { zipSync, strToU8 } from 'fflate';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,21 +69,26 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 afterAll(cleanupHomes);
 
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const fails = async (p: Promise<number>) => (await failure(p)).message;
 
 describe('.mcpb bundles', () => {
   it('asks for user_config, shows the command, unpacks only after yes, and the server runs', { timeout: 60_000 }, async () => {
     const file = bundle({ 'manifest.json': JSON.stringify(manifest()), 'server/index.mjs': SERVER });
-    const dir = path.join(home, 'bundles', 'notes-bundle-1.0.0');
+    // Named by its content: name, version and the first 32 hex characters of the file's SHA-256.
+    const dir = path.join(home, 'bundles', `notes-bundle-1.0.0-${sha256(file).slice(0, 32)}`);
     const notes = path.join(root, 'My Notes');
     mkdirSync(notes);
 
-    expect(await install([file], ctx, answering(notes, 'key-123', 'n'))).toBe(1);
+    // One `n` ends it: the values are asked only after the yes.
+    expect(await install([file], ctx, answering('n'))).toBe(1);
+    expect(out).toContain('notes-bundle needs 2 value(s), asked after your yes: Notes folder, API key.');
+    expect(out).toContain('Nothing was written.');
     expect(existsSync(dir)).toBe(false);
     expect(JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')).servers).toEqual({});
 
     out = '';
-    expect(await install([file], ctx, answering(notes, 'key-123', 'y'))).toBe(0);
+    expect(await install([file], ctx, answering('y', notes, 'key-123'))).toBe(0);
     expect(out).toContain('Bundle notes-bundle 1.0.0: 2 files, node server (server/index.mjs).');
     expect(out).toContain(`Server "notes-bundle" from notes-bundle 1.0.0 (bundle notes-bundle 1.0.0 by Example Co, unpacked to ${dir})`);
     expect(out).toContain(`  args:    ${JSON.stringify([`${dir}/server/index.mjs`, '--dir', notes])}`);

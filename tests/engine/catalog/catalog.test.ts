@@ -71,14 +71,15 @@ const fails = failure;
 describe('search', () => {
   it('lists the latest version of matching servers with their status, and cleans what it prints', async () => {
     expect(await search(['example', '--json'], ctx)).toBe(0);
-    const res = JSON.parse(out) as { registry: string; servers: { name: string; version: string; status: string; kinds: string[] }[] };
-    expect(res.registry).toBe(registry.url);
-    const byName = Object.fromEntries(res.servers.map((s) => [s.name, s]));
+    // SPEC §4: a --json listing is one JSON array.
+    const res = JSON.parse(out) as { name: string; version: string; status: string; kinds: string[] }[];
+    expect(Array.isArray(res)).toBe(true);
+    const byName = Object.fromEntries(res.map((s) => [s.name, s]));
     expect(byName['io.github.example/weather']).toMatchObject({ version: '1.2.0', status: 'active', kinds: ['npm'] });
     expect(byName['io.github.example/old-tool']).toMatchObject({ status: 'deprecated', kinds: ['pypi'] });
     expect(byName['io.github.example/gone']).toMatchObject({ status: 'deleted' });
     expect(byName['com.example/remote-notes']).toMatchObject({ kinds: ['remote'] });
-    expect(res.servers.filter((s) => s.name === 'io.github.example/weather')).toHaveLength(1);
+    expect(res.filter((s) => s.name === 'io.github.example/weather')).toHaveLength(1);
     expect(registry.requests.some((r) => r.startsWith('/v0.1/servers?search=example') && r.includes('version=latest'))).toBe(true);
 
     out = '';
@@ -94,9 +95,13 @@ describe('search', () => {
 describe('install', () => {
   it('shows the exact command, asks for the secret, and writes only after yes', async () => {
     const npx = fakeProgram('npx');
-    const deps = answering('sk-weather-123', '', '', 'y');
+    const deps = answering('y', 'sk-weather-123', '', '');
     expect(await install(['io.github.example/weather'], ctx, deps)).toBe(0);
-    expect(deps.asked[0]).toMatch(/^env WEATHER_API_KEY — Your OpenWeatherMap API key \(secret, not shown; required\)/);
+    // The yes first, then the values.
+    expect(deps.asked[0]).toBe('Add "weather" to config.json? [y/N] ');
+    expect(deps.asked[1]).toMatch(/^env WEATHER_API_KEY — Your OpenWeatherMap API key \(secret, not shown; required\)/);
+    expect(out).toContain('  env WEATHER_LANG = "<env WEATHER_LANG>"');
+    expect(out).toContain('needs 3 value(s), asked after your yes: env WEATHER_API_KEY, env WEATHER_LANG, argument --units (units).');
     expect(out).toContain('Server "weather" from io.github.example/weather 1.2.0 (npm package @example/weather-mcp 1.2.0)');
     expect(out).toContain('  command: "npx"\n');
     expect(out).toContain('  args:    ["-y","@example/weather-mcp@1.2.0","--units=metric"]\n');
@@ -114,9 +119,11 @@ describe('install', () => {
 
   it('writes nothing when the answer is no, or when nobody answers', async () => {
     const before = readFileSync(path.join(home, 'config.json'));
-    expect(await install(['io.github.example/weather'], ctx, answering('sk', '', '', 'n'))).toBe(1);
+    const no = answering('n');
+    expect(await install(['io.github.example/weather'], ctx, no)).toBe(1);
+    expect(no.asked).toEqual(['Add "weather" to config.json? [y/N] ']);
     expect(out).toContain('Nothing was written.');
-    expect(await install(['io.github.example/weather'], ctx, answering('sk', '', ''))).toBe(1);
+    expect(await install(['io.github.example/weather'], ctx, answering())).toBe(1);
     expect(out).toContain('Nothing was written: no answer (pass --yes');
     expect(readFileSync(path.join(home, 'config.json')).equals(before)).toBe(true);
     expect(existsSync(homePaths(home).secretsFile)).toBe(false);

@@ -52,7 +52,7 @@ describe('installing a remote server that needs a sign-in', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Added "oauth-notes" to config.json.`);
     expect(r.stdout).toContain('oauth-notes asks you to sign in (OAuth)');
-    expect(r.stderr).toContain('Sign in to oauth-notes now, in your browser? [Y/n]');
+    expect(r.stdout).toContain('oauth-notes asks you to sign in (OAuth): its tools can be used once you have.\nSign in to oauth-notes now, in your browser? [Y/n] \n');
     expect(r.stdout).toContain('Signed in to oauth-notes as ada@example.com.');
     expect(JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')).servers['oauth-notes']).toEqual({ url: oauth.mcp, transport: 'http' });
     expect(storedSignIn(home, 'oauth-notes')?.tokens?.access_token).toBeTruthy();

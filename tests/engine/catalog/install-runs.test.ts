@@ -26,7 +26,8 @@ describe('install from the registry, then use it', () => {
     try {
       const home = makeHome({ settings: { registry: registry.url }, servers: {}, profiles: {} });
       const res = await cliAsync(home, ['install', 'io.github.modelcontextprotocol/everything'], 'y\n');
-      expect(res.stderr).toContain('Add "everything" to config.json? [y/N]');
+      // Piped answers: each prompt is on stdout, in order with what follows it.
+      expect(res.stdout).toContain('Add "everything" to config.json? [y/N] \nAdded "everything" to config.json.');
       expect(res.stdout).toContain('  command: "npx"\n  args:    ["-y","@modelcontextprotocol/server-everything@2026.8.31"]');
       expect(res.code).toBe(0);
       const cfgFile = path.join(home, 'config.json');
