@@ -2,7 +2,7 @@
 // server of the profile, exactly the picked names (a server with none picked gives that client
 // none of its tools). Pure.
 import type { ClientLimits } from '../../src-shared/client-limits.ts';
-import { literalGlob } from './profile-form.ts';
+import { literalGlob } from '../../src-shared/glob.ts';
 
 export function clientSubsetValue(servers: readonly string[], picked: Readonly<Record<string, readonly string[]>>): Record<string, { allow: string[] }> {
   return Object.fromEntries(servers.map((s) => [s, { allow: [...(picked[s] ?? [])].sort().map(literalGlob) }]));

@@ -8,6 +8,7 @@ import {
   type ResolvedBudgets,
   type ResolvedCodeModeFeatures,
 } from '../../src-shared/config/schema.ts';
+import { literalGlob } from '../../src-shared/glob.ts';
 import { BUDGET_KEYS, parseBudget, type BudgetKey } from './budget-impact.ts';
 
 export interface ProfileDraft {
@@ -169,7 +170,3 @@ export function profileFieldFor(path: string, name: string): keyof ProfileErrors
   return 'form';
 }
 
-/** A glob that matches exactly this tool name (the engine reads allow/deny as picomatch globs). */
-export function literalGlob(name: string): string {
-  return name.replace(/[\\*?[\](){}!+@|]/g, (c) => `\\${c}`);
-}

@@ -2,6 +2,7 @@
 // Objects are loose so that keys we do not know survive a rewrite by the app.
 import { z } from 'zod';
 import { isLimitedClient, LIMITED_CLIENT_IDS } from '../client-limits.ts';
+import { globProblem } from '../glob.ts';
 
 /** A value read from the secret store instead of being kept in config.json. */
 export const SecretRef = z.strictObject({ secret: z.string().min(1, 'expected a secret name') });
@@ -103,9 +104,18 @@ export const Budgets = z.looseObject({
 });
 export type Budgets = z.infer<typeof Budgets>;
 
+/**
+ * One glob of src-shared/glob.ts (`*` spans `/` and `.`). A pattern of another dialect (a
+ * leading `!`, an extglob) is refused with a sentence: here it would quietly match something else.
+ */
+const GlobPattern = z.string({ error: 'expected a glob pattern (a string)' }).superRefine((p, ctx) => {
+  const problem = globProblem(p);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 export const ToolFilter = z.looseObject({
-  allow: z.array(z.string(), { error: 'expected an array of glob patterns' }).optional(),
-  deny: z.array(z.string(), { error: 'expected an array of glob patterns' }).optional(),
+  allow: z.array(GlobPattern, { error: 'expected an array of glob patterns' }).optional(),
+  deny: z.array(GlobPattern, { error: 'expected an array of glob patterns' }).optional(),
 });
 export type ToolFilter = z.infer<typeof ToolFilter>;
 
@@ -141,7 +151,8 @@ export type ClientSurface = z.infer<typeof ClientSurface>;
 /**
  * Approval of tool calls made from code (code surface). A call that needs approval pauses its
  * run (and the run's clock) until the client or the app decides, at most `timeoutSec`.
- * Patterns are globs on `server.tool` (the server's own names); `approve` wins over `never`,
+ * Patterns are globs on `server.tool` (the server's own names; `*` spans `/` and `.`, so
+ * `evil.*` is every tool of `evil`, `admin/wipe` included); `approve` wins over `never`,
  * `never` wins over the annotations.
  */
 export const ApprovalsConfig = z.looseObject({
@@ -149,8 +160,8 @@ export const ApprovalsConfig = z.looseObject({
   destructive: z.boolean({ error: 'expected true or false' }).optional(),
   /** Ask for every tool not annotated `readOnlyHint: true` (MCP presumes those may write). */
   writes: z.boolean({ error: 'expected true or false' }).optional(),
-  approve: z.array(z.string(), { error: 'expected an array of glob patterns such as "github.delete_*"' }).optional(),
-  never: z.array(z.string(), { error: 'expected an array of glob patterns such as "github.delete_*"' }).optional(),
+  approve: z.array(GlobPattern, { error: 'expected an array of glob patterns such as "github.delete_*"' }).optional(),
+  never: z.array(GlobPattern, { error: 'expected an array of glob patterns such as "github.delete_*"' }).optional(),
   timeoutSec: positiveInt.max(3600, 'expected at most 3600').optional(),
 });
 export type ApprovalsConfig = z.infer<typeof ApprovalsConfig>;

@@ -2,12 +2,12 @@
 // pending ones, decided by the calling client (elicitation), by the app (control API) or by
 // nobody within the approval timeout. The run's clock is held by the caller meanwhile.
 import { randomUUID } from 'node:crypto';
-import picomatch from 'picomatch';
 import type { RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_APPROVAL_TIMEOUT_SEC, type ApprovalsConfig } from '../../../src-shared/config/schema.ts';
 import type { PendingApproval } from '../../../src-shared/api.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { globMatcher, type NameMatcher } from '../../../src-shared/glob.ts';
 import type { SessionBase } from '../gateway/session-base.ts';
 
 export interface ApprovalAsk {
@@ -34,15 +34,15 @@ export interface ApprovalDecision {
   message?: string;
 }
 
-type Matcher = (name: string) => boolean;
-const compiled = new WeakMap<ApprovalsConfig, { approve?: Matcher; never?: Matcher }>();
+const compiled = new WeakMap<ApprovalsConfig, { approve?: NameMatcher; never?: NameMatcher }>();
 
-function matchers(cfg: ApprovalsConfig): { approve?: Matcher; never?: Matcher } {
+/** The patterns as globs on `server.tool` (src-shared/glob.ts: `*` spans `/` and `.`). */
+function matchers(cfg: ApprovalsConfig): { approve?: NameMatcher; never?: NameMatcher } {
   let m = compiled.get(cfg);
   if (!m) {
     m = {
-      ...(cfg.approve?.length ? { approve: picomatch(cfg.approve, { dot: true }) } : {}),
-      ...(cfg.never?.length ? { never: picomatch(cfg.never, { dot: true }) } : {}),
+      ...(cfg.approve?.length ? { approve: globMatcher(cfg.approve) } : {}),
+      ...(cfg.never?.length ? { never: globMatcher(cfg.never) } : {}),
     };
     compiled.set(cfg, m);
   }

@@ -1,10 +1,11 @@
 // A profile's allow/deny globs (SPEC §3): over a server's own tool names (`tools`), prompt
-// names (`prompts`) and resource URIs (`resources`, where `*` also spans `/`, so `*` means
-// every URI and `file:///docs/*` everything under /docs). Deny wins over allow; no entry means
+// names (`prompts`) and resource URIs (`resources`), all read by the one matcher of
+// src-shared/glob.ts, where `*` spans `/` and `.` (so `*` means every URI and `file:///docs/*`
+// everything under /docs; `admin/*` every tool whose name starts `admin/`). Deny wins over allow; no entry means
 // everything — except that a server whose tools are all denied also hides its resources and
 // prompts unless the profile lists them, so a server "switched off" by `deny: ["*"]` contributes
 // nothing at all.
-import picomatch from 'picomatch';
+import { globMatcher, matchesEverything, type GlobOptions } from '../../../src-shared/glob.ts';
 import type { ToolFilter } from '../../../src-shared/config/schema.ts';
 
 export type ToolPredicate = (tool: string) => boolean;
@@ -12,14 +13,14 @@ export type ToolPredicate = (tool: string) => boolean;
 const ALLOW_ALL: ToolPredicate = () => true;
 const DENY_ALL: ToolPredicate = () => false;
 
-/** Glob options per kind: names match as file names do; URIs treat `/` as an ordinary character. */
-const NAME_GLOB = { dot: true };
-const URI_GLOB = { dot: true, bash: true, nobrace: true };
+/** Names take `{a,b}` alternatives; URIs do not (a template's `{id}` or `{a,b}` is its text). */
+const NAME_GLOB: GlobOptions = { braces: true };
+const URI_GLOB: GlobOptions = { braces: false };
 
-function compile(filter: ToolFilter | undefined, opts: picomatch.PicomatchOptions): ToolPredicate {
+function compile(filter: ToolFilter | undefined, opts: GlobOptions): ToolPredicate {
   if (!filter || (!filter.allow && !filter.deny)) return ALLOW_ALL;
-  const allow = filter.allow ? picomatch(filter.allow, opts) : undefined;
-  const deny = filter.deny && filter.deny.length > 0 ? picomatch(filter.deny, opts) : undefined;
+  const allow = filter.allow ? globMatcher(filter.allow, opts) : undefined;
+  const deny = filter.deny && filter.deny.length > 0 ? globMatcher(filter.deny, opts) : undefined;
   return (name) => {
     if (deny && deny(name)) return false;
     if (allow) return allow(name);
@@ -35,7 +36,7 @@ export function compileToolFilter(filter: ToolFilter | undefined): ToolPredicate
 export function deniesEverything(filter: ToolFilter | undefined): boolean {
   if (!filter) return false;
   if (filter.allow && filter.allow.length === 0) return true;
-  return (filter.deny ?? []).some((p) => p === '*' || p === '**');
+  return (filter.deny ?? []).some(matchesEverything);
 }
 
 /**

@@ -31,11 +31,12 @@ describe('compileToolFilter', () => {
     for (const f of [undefined, {}, { deny: [] }]) expect([compileToolFilter(f)('anything'), compileToolFilter(f)('.hidden')]).toEqual([true, true]);
   });
 
-  it('matches names as file names: * stops at /, dot names match, deny wins over allow', () => {
+  it('matches names whatever their characters: * spans / and ., dot names match, deny wins over allow', () => {
     const f = compileToolFilter({ allow: ['read_*', 'list'], deny: ['read_secret*'] });
     expect(['read_file', 'read_secret_key', 'list', 'list_all', 'write'].map(f)).toEqual([true, false, true, false, false]);
     expect(compileToolFilter({ allow: ['*'] })('.dotted')).toBe(true);
-    expect(compileToolFilter({ allow: ['a*'] })('a/b')).toBe(false);
+    expect(compileToolFilter({ allow: ['a*'] })('a/b')).toBe(true);
+    expect(compileToolFilter({ deny: ['admin*'] })('admin/wipe')).toBe(false);
     expect(compileToolFilter({ deny: ['get_*'] })('get_me')).toBe(false);
     expect(compileToolFilter({ deny: ['get_*'] })('set_me')).toBe(true);
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BUDGETS } from '../../../src-shared/config/schema.ts';
 import {
-  checkProfile, draftFromProfile, effectiveBudgets, literalGlob, profileFieldFor, profilePointer, profileValue,
+  checkProfile, draftFromProfile, effectiveBudgets, profileFieldFor, profilePointer, profileValue,
 } from '../../../src-renderer/lib/profile-form.ts';
 
 describe('profile form', () => {
@@ -65,10 +65,6 @@ describe('profile form', () => {
     d.servers = ['a'];
     expect(profileValue(d, base, {}).clients).toEqual({ cursor: { surface: 'code' }, vscode: { tools: { a: { allow: ['x'] } }, future: 1 } });
     expect(profileValue(d, { servers: ['a'] }, {}).clients).toBeUndefined();
-  });
-
-  it('escapes glob characters so a checked tool matches only itself', () => {
-    expect(literalGlob('get_{a,b}*?')).toBe('get_\\{a,b\\}\\*\\?');
   });
 
   it('points at profiles whose names hold / or ~ and places engine problems by field', () => {

@@ -22,4 +22,21 @@ describe('profile approvals and skills keys', () => {
       ]),
     );
   });
+
+  it('refuses a pattern of another glob dialect with a sentence, in approvals and in every filter', () => {
+    const found = problems({
+      approvals: { approve: ['!gh.list_*'], never: ['gh.@(a|b)'] },
+      tools: { gh: { deny: ['!read_*'] } },
+      resources: { gh: { allow: ['file:///docs/*', 'x'] } },
+      clients: { cursor: { tools: { gh: { allow: ['+(x)'] } } } },
+    });
+    expect(found.map((p) => p.path)).toEqual([
+      'profiles.p.tools.gh.deny.0',
+      'profiles.p.approvals.approve.0',
+      'profiles.p.approvals.never.0',
+      'profiles.p.clients.cursor.tools.gh.allow.0',
+    ]);
+    expect(found[0]!.message).toMatch(/^"!read_\*" starts with "!", which does not mean "not" here .*: list what to keep in allow/);
+    expect(found[2]!.message).toMatch(/uses "@\(…\)", which is not a pattern here/);
+  });
 });
