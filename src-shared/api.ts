@@ -244,6 +244,9 @@ export interface PendingApproval {
   tool: string;
   /** As written in code, e.g. `github.delete_repo`. */
   name: string;
+  /** The tool's title (annotations.title, else title) and its description, cut; absent when it has none. */
+  title?: string;
+  description?: string;
   /** The exact arguments the code passed. */
   args: unknown;
   /** When the call is denied if nobody decides. */

@@ -3,6 +3,7 @@
 // run in the app, where the approval card is. And one per server proposed from outside (SPEC §3),
 // opening the Servers page where it is approved. Electron is injected, so this is tested without it.
 import type { PendingApproval, ServerProposal, ServerStatus } from '../../src-shared/api.ts';
+import { argumentLines, cutText } from '../../src-shared/approval-text.ts';
 
 export interface NotifySurface {
   /** Shows one notification; `onClick` when the user clicks it. */
@@ -10,12 +11,14 @@ export interface NotifySurface {
   openRun(runId: string): void;
 }
 
+/** Which app asks to use which tool, what it does, the arguments as lines, and where to answer; no ids. */
 export function approvalNotice(p: PendingApproval): { title: string; body: string } {
-  const args = JSON.stringify(p.args ?? {});
-  return {
-    title: `Approve ${p.name}?`,
-    body: `A run of ${p.profile} (${p.client}) wants to call ${p.name} with ${args.length > 200 ? `${args.slice(0, 200)}…` : args}.`,
-  };
+  const lines = [
+    ...(p.description ? [cutText(p.description, 120)] : []),
+    ...argumentLines(p.args, { width: 60, maxLines: 3 }),
+    'Click to allow it or not in Switchboard.',
+  ];
+  return { title: cutText(`${p.client} asks to use ${p.title ?? p.name}`, 80), body: lines.join('\n') };
 }
 
 export function createApprovalNotifier(surface: NotifySurface): { update(pending: readonly PendingApproval[] | undefined): void } {

@@ -98,8 +98,8 @@ export class Engine implements ControlEngine {
     const gateway: Gateway = new Gateway({
       upstream: upstreamAccess({ supervisor, pins: this.pins, learned: this.learned, skills: () => this.skills.list(), log }),
       audit: (entry) => this.audit.append(entry),
-      execute: async (view, session, code, signal, requestId, client) => {
-        const { runId, ...result } = await runner.execute(view, { client: client ?? session.clientName, session, requestId }, code, signal);
+      execute: async (view, session, code, signal, requestId, client, onProgress) => {
+        const { runId, ...result } = await runner.execute(view, { client: client ?? session.clientName, session, requestId, ...(onProgress ? { onProgress } : {}) }, code, signal);
         return { ...result, _meta: { 'switchboard/runId': runId } };
       },
       version: VERSION,

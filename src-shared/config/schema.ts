@@ -167,7 +167,7 @@ export const ApprovalsConfig = z.looseObject({
 export type ApprovalsConfig = z.infer<typeof ApprovalsConfig>;
 
 /** Seconds a call waits for an approval decision before it is denied. */
-export const DEFAULT_APPROVAL_TIMEOUT_SEC = 120;
+export const DEFAULT_APPROVAL_TIMEOUT_SEC = 50;
 
 export const ProfileConfig = z.looseObject({
   servers: z.array(z.string(), { error: 'expected an array of server names' }),

@@ -27,8 +27,8 @@ describe('approval notifications', () => {
     n.update([pending('a')]);
     n.update([pending('a')]);
     n.update([pending('a'), pending('b', 'run-2')]);
-    expect(shown.map((s) => s.title)).toEqual(['Approve github.delete_repo?', 'Approve github.delete_repo?']);
-    expect(shown[0]!.body).toBe('A run of auto (claude) wants to call github.delete_repo with {"owner":"acme","repo":"web"}.');
+    expect(shown.map((s) => s.title)).toEqual(['claude asks to use github.delete_repo', 'claude asks to use github.delete_repo']);
+    expect(shown[0]!.body).toBe('owner: acme\nrepo: web\nClick to allow it or not in Switchboard.');
     shown[1]!.click();
     expect(opened).toEqual(['run-2']);
     // Decided, then a new call: notified again.
@@ -54,6 +54,17 @@ describe('approval notifications', () => {
     n.update({ helper: server() });
     n.update({ helper: server('a setup script') });
     expect(shown).toHaveLength(2);
+  });
+
+  it("names the tool by its title and says what it does, with no run id", () => {
+    const shown: { title: string; body: string }[] = [];
+    const n = createApprovalNotifier({ notify: (title, body) => void shown.push({ title, body }), openRun: () => {} });
+    n.update([{ ...pending('t', 'run-77'), client: 'Claude Desktop', title: 'Delete a repository', description: 'Deletes the repository and all its issues.' }]);
+    expect(shown[0]).toEqual({
+      title: 'Claude Desktop asks to use Delete a repository',
+      body: 'Deletes the repository and all its issues.\nowner: acme\nrepo: web\nClick to allow it or not in Switchboard.',
+    });
+    expect(JSON.stringify(shown)).not.toContain('run-77');
   });
 
   it('cuts long arguments', () => {

@@ -1,5 +1,5 @@
-// End-to-end in real Chromium against a real `switchboard serve`: the approval card (approve and
-// deny a destructive call from code while the run waits) and "Save as skill" on the Runs page.
+// End-to-end in real Chromium against a real `switchboard serve`: the approval card (allow and
+// refuse a destructive call from code while the run waits, in words a person can answer) and "Save as skill" on the Runs page.
 // Run: npm run build:renderer && node --import tsx --test tests/ui/approvals-skills.spec.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -36,26 +36,34 @@ after(async () => {
 });
 
 describe('approvals and skills in the app', () => {
-  it('shows a card with the exact tool, arguments and run; Approve lets the call proceed', { timeout: 60_000 }, async () => {
-    const run = s.api('exec', { profile: 'guarded', code: `async () => await ann.delete_item({ id: 'ui-1' })` }) as Promise<ExecResult>;
+  it('shows a card a person can answer: which app asks, the tool by its title and what it does, the arguments as lines, what No means, no ids; Allow lets the call proceed', { timeout: 60_000 }, async () => {
+    const run = s.api('exec', { profile: 'guarded', client: 'Claude Desktop', code: `async () => await ann.delete_item({ id: 'ui-1', why: 'old draft' })` }) as Promise<ExecResult>;
     const card = page.locator('[data-approval]');
     await card.waitFor({ timeout: 15_000 });
-    await card.getByText('ann.delete_item').first().waitFor();
-    assert.match(await card.innerText(), /ui-1/);
-    assert.match(await card.innerText(), /guarded/);
+    await card.getByRole('heading', { name: 'Claude Desktop asks to use Delete an item' }).waitFor();
+    assert.deepEqual(await card.getByRole('list', { name: 'With' }).getByRole('listitem').allInnerTexts(), ['id: ui-1', 'why: old draft']);
+    const text = await card.innerText();
+    assert.match(text, /Deletes an item for good\./);
+    assert.match(text, /Don't allow: the tool will not run; the code gets an error it can handle\./);
+    const pending = (await s.api('approvals.list', {})) as { pending: { id: string; runId: string }[] };
+    for (const id of [pending.pending[0]!.id, pending.pending[0]!.runId]) assert.ok(!text.includes(id), `the card shows the id ${id}:\n${text}`);
+    assert.ok(!text.includes('{'), text);
     await screenshot(page, 'approval-card');
-    await card.getByRole('button', { name: 'Approve' }).click();
+    // The run and the tool's code name are one click away, under Details.
+    await card.getByText('Details').click();
+    await card.getByRole('link', { name: 'See the run' }).waitFor();
+    await card.getByRole('button', { name: 'Allow', exact: true }).click();
     const r = await run;
     assert.equal(r.isError, false, r.text);
     assert.match(r.text, /deleted ui-1/);
     await card.waitFor({ state: 'detached', timeout: 10_000 });
   });
 
-  it('Deny makes the call throw "denied: …" in the code', { timeout: 60_000 }, async () => {
+  it("Don't allow makes the call throw \"denied: …\" in the code", { timeout: 60_000 }, async () => {
     const run = s.api('exec', { profile: 'guarded', code: `async () => { try { await ann.delete_item({ id: 'ui-2' }); } catch (e) { return e.message; } }` }) as Promise<ExecResult>;
     const card = page.locator('[data-approval]');
     await card.waitFor({ timeout: 15_000 });
-    await card.getByRole('button', { name: 'Deny' }).click();
+    await card.getByRole('button', { name: "Don't allow" }).click();
     const r = await run;
     assert.match(r.text, /denied: ann\.delete_item needs approval and it was denied in Switchboard/);
   });

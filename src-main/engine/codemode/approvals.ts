@@ -2,12 +2,13 @@
 // pending ones, decided by the calling client (elicitation), by the app (control API) or by
 // nobody within the approval timeout. The run's clock is held by the caller meanwhile.
 import { randomUUID } from 'node:crypto';
-import type { RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_APPROVAL_TIMEOUT_SEC, type ApprovalsConfig } from '../../../src-shared/config/schema.ts';
 import type { PendingApproval } from '../../../src-shared/api.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { globMatcher, type NameMatcher } from '../../../src-shared/glob.ts';
+import { ALLOW, DONT_ALLOW, approvalQuestion, cutText } from '../../../src-shared/approval-text.ts';
 import type { SessionBase } from '../gateway/session-base.ts';
 
 export interface ApprovalAsk {
@@ -18,8 +19,13 @@ export interface ApprovalAsk {
   tool: string;
   /** As written in code, e.g. `github.delete_repo`. */
   codeName: string;
+  /** The tool's title (annotations.title, else title) and description, for the person asked. */
+  title?: string | undefined;
+  description?: string | undefined;
   args: unknown;
   timeoutSec: number;
+  /** The client sent a progress token: told every few seconds while the call waits. */
+  onProgress?: ((p: Progress) => void) | undefined;
   /** The client whose run made the call: asked through elicitation when it can answer a form. */
   session?: SessionBase;
   requestId?: RequestId;
@@ -33,6 +39,9 @@ export interface ApprovalDecision {
   /** For a denial: the message code sees, starting `denied: `. */
   message?: string;
 }
+
+/** How often a waiting call tells its client it still waits (a progress token resets the client's request timeout). */
+export const APPROVAL_PROGRESS_EVERY_MS = 5000;
 
 const compiled = new WeakMap<ApprovalsConfig, { approve?: NameMatcher; never?: NameMatcher }>();
 
@@ -122,6 +131,8 @@ export class ApprovalCenter {
       server: req.server,
       tool: req.tool,
       name: req.codeName,
+      ...(req.title ? { title: cutText(req.title, 120) } : {}),
+      ...(req.description ? { description: cutText(req.description, 300) } : {}),
       args: req.args,
       expiresAt: new Date(started + req.timeoutSec * 1000).toISOString(),
       askedClient: askClient,
@@ -131,6 +142,7 @@ export class ApprovalCenter {
       const decide = (approved: boolean, by: ApprovalRecord['by']): void => {
         if (!this.#pending.delete(id)) return;
         clearTimeout(timer);
+        clearInterval(progress);
         req.signal.removeEventListener('abort', onAbort);
         elicitation.abort(new Error('decided elsewhere'));
         const record: ApprovalRecord = { decision: approved ? 'approved' : 'denied', by, waitedMs: Date.now() - started };
@@ -148,11 +160,24 @@ export class ApprovalCenter {
       };
       const timer = setTimeout(() => decide(false, 'timeout'), req.timeoutSec * 1000);
       timer.unref();
+      // A client that sent a progress token hears from the call while it waits, at once and then
+      // every few seconds, so its own request timeout (reset by progress) does not end it.
+      const tell = (): void => {
+        const waited = Math.floor((Date.now() - started) / 1000);
+        req.onProgress?.({
+          progress: waited,
+          total: req.timeoutSec,
+          message: askClient ? 'Waiting for your answer to the approval question…' : 'Waiting for your approval in Switchboard…',
+        });
+      };
+      const progress = req.onProgress ? setInterval(tell, APPROVAL_PROGRESS_EVERY_MS) : undefined;
+      progress?.unref();
       const onAbort = (): void => decide(false, 'cancelled');
       req.signal.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(id, { info, decide });
       this.#changed();
       if (req.signal.aborted) return onAbort();
+      if (req.onProgress) tell();
       if (askClient) void this.#elicit(req, elicitation.signal).then((answer) => answer !== undefined && decide(answer, 'client'));
     });
   }
@@ -164,18 +189,24 @@ export class ApprovalCenter {
         {
           method: 'elicitation/create',
           params: {
-            message: `Code run ${req.runId} wants to call ${req.codeName} with ${JSON.stringify(req.args ?? {}).slice(0, 2000)}. Allow this call?`,
+            message: approvalQuestion({ client: req.client, name: req.codeName, title: req.title, description: req.description, args: req.args }),
+            // One choice whose words say what it does, preselected to Allow: Accept as shown
+            // allows, Decline (or picking "Don't allow") denies. A checkbox could be left
+            // unticked and accepted, which read as yes and was a no.
             requestedSchema: {
               type: 'object',
-              properties: { approve: { type: 'boolean', title: `Allow ${req.codeName}`, description: 'Let this one call proceed.' } },
-              required: ['approve'],
+              properties: {
+                decision: { type: 'string', title: 'Your answer', description: "Allow runs the tool once. Don't allow: it will not run.", enum: [ALLOW, DONT_ALLOW], default: ALLOW },
+              },
+              required: ['decision'],
             },
           },
         },
         signal,
         req.requestId,
-      )) as { action?: string; content?: { approve?: unknown } };
-      return r.action === 'accept' && r.content?.approve === true;
+      )) as { action?: string; content?: { decision?: unknown } };
+      // Accept means allow unless the answer says otherwise (a client that shows no field sends none).
+      return r.action === 'accept' && (r.content?.decision === undefined || r.content.decision === ALLOW);
     } catch (err) {
       if (!signal.aborted) this.#log(`approval of ${req.codeName}: the client could not be asked (${err instanceof Error ? err.message : String(err)}); waiting for the app`);
       return undefined;

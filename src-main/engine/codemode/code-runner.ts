@@ -1,6 +1,6 @@
 // `execute`, end to end: open a run, hand the code to a sandbox worker, serve its tool calls
 // through the gateway (filters, upstream, audit), format the text, close the run record.
-import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { RunCall, RunRecord } from '../../../src-shared/records.ts';
 import { unwrapToolResult } from '../../../src-shared/codemode/unwrap.ts';
@@ -48,6 +48,8 @@ export interface RunCaller {
   /** The client's execute request, so server requests during the run reach the right stream. */
   requestId?: RequestId;
   session?: SessionBase;
+  /** The client sent a progress token with its execute call: told while a call waits for approval. */
+  onProgress?: (p: Progress) => void;
 }
 
 export class CodeRunner {
@@ -142,9 +144,12 @@ export class CodeRunner {
                 const release = hold();
                 const releaseParent = skillRun?.holdParent();
                 try {
+                  const definition = view.toolDefinition(target.server, target.tool);
                   const d = await center.ask({
                     profile: view.name,
                     client: caller.client,
+                    title: definition?.annotations?.title ?? definition?.title,
+                    description: definition?.description,
                     runId,
                     server: target.server,
                     tool: target.tool,
@@ -153,6 +158,7 @@ export class CodeRunner {
                     timeoutSec: approvalTimeoutSec(approvals),
                     session: caller.session,
                     requestId: caller.requestId,
+                    onProgress: caller.onProgress,
                     signal: callSignal,
                   });
                   call.approval = d.record;

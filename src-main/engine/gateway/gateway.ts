@@ -72,7 +72,7 @@ export interface GatewayDeps {
   upstream: UpstreamAccess;
   audit(entry: AuditEntry): void;
   /** Code surface: runs `execute` for a session. */
-  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult>;
+  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string, onProgress?: (p: Progress) => void): Promise<CallToolResult>;
   version: string;
 }
 
@@ -301,8 +301,8 @@ export class Gateway implements GatewayPort {
     return session;
   }
 
-  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult> {
-    return this.#deps.execute(view, session, code, signal, requestId, client);
+  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string, onProgress?: (p: Progress) => void): Promise<CallToolResult> {
+    return this.#deps.execute(view, session, code, signal, requestId, client, onProgress);
   }
 
   /**

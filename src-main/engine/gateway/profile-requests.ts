@@ -125,7 +125,7 @@ async function callCodeTool(gateway: Gateway, session: SessionBase, view: Profil
       return errorResult({ code: 'bad-request', message: 'syntax: execute needs a "code" argument holding JavaScript, e.g. async () => { return 1 }' });
     }
     // The run waits for starting servers itself (every way to run code does).
-    return gateway.execute(view, session, code, req.signal, req.requestId, req.client);
+    return gateway.execute(view, session, code, req.signal, req.requestId, req.client, req.onProgress);
   }
   view = await session.settledView(req.signal);
   const catalog = view.codeCatalog();

@@ -61,7 +61,7 @@ export interface GatewayPort {
   callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
   /** The tools/call fast path through the same pipeline (gateway.ts); undefined: take callTool. */
   callToolDirect?(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined;
-  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string): Promise<CallToolResult>;
+  execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string, onProgress?: (p: Progress) => void): Promise<CallToolResult>;
   request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
   /** Why a server cannot take calls now (starting, failed, waiting for approval…), or undefined when it is ready. */
   unavailable(server: string): string | undefined;

@@ -1,14 +1,15 @@
 // Approvals of destructive calls from code (profile `approvals`), through a real MCP client, the
 // real shim and a real engine: the client asked by elicitation (accept, decline), the app's
 // control API when the client cannot be asked, the approval timeout, a denial caught by code,
-// the run's clock held while a person decides, and every decision in the audit log and the run.
+// the run's clock held while a person decides, and every decision in the audit log and the run;
+// the question in words a person can answer, and progress while a call waits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
 import { homePaths } from '../../../src-main/engine/home.ts';
 import { SocketControlClient } from '../../../src-main/cli/engine-client.ts';
-import { needsApproval } from '../../../src-main/engine/codemode/approvals.ts';
+import { approvalTimeoutSec, needsApproval } from '../../../src-main/engine/codemode/approvals.ts';
 import type { AuditEntry, RunRecord } from '../../../src-shared/records.ts';
 
 afterAll(cleanupHomes);
@@ -16,6 +17,8 @@ afterAll(cleanupHomes);
 let home: string;
 let asking: Client;
 let plain: Client;
+let waiter: Client;
+let askingWaiter: Client;
 let control: SocketControlClient;
 let answer: (req: ElicitRequest) => Promise<ElicitResult>;
 const asked: ElicitRequest[] = [];
@@ -32,6 +35,8 @@ beforeAll(async () => {
         approvals: { destructive: true, approve: ['basic.echo'], timeoutSec: 3 },
         codeMode: { skills: true },
       },
+      // Long enough approvals that a client's own 6 s request timeout would end the call first.
+      waiting: { servers: ['ann'], surface: 'code', approvals: { destructive: true, timeoutSec: 20 } },
     },
   });
   asking = await shimClient(home, 'guarded', { name: 'asking-client', capabilities: { elicitation: {} } });
@@ -40,14 +45,24 @@ beforeAll(async () => {
     return answer(req);
   });
   plain = await shimClient(home, 'guarded', { name: 'plain-client' });
+  waiter = await shimClient(home, 'waiting', { name: 'Plain Waiter' });
+  askingWaiter = await shimClient(home, 'waiting', { name: 'Asking Waiter', capabilities: { elicitation: {} } });
+  askingWaiter.setRequestHandler(ElicitRequestSchema, async (req) => {
+    asked.push(req);
+    return answer(req);
+  });
   await waitFor(async () => (await run(plain, 'async () => typeof ann.deleted + typeof basic.echo')).text.includes('functionfunction') || undefined, 30_000, 'servers ready');
   control = (await SocketControlClient.connect(homePaths(home)))!;
 }, 60_000);
 
 afterAll(() => control?.close());
 
-async function run(c: Client, code: string): Promise<{ text: string; isError: boolean; runId: string }> {
-  const raw = (await c.callTool({ name: 'execute', arguments: { code } }, undefined, { timeout: 60_000 })) as CallToolResult;
+async function run(c: Client, code: string, opts: { timeout?: number; onprogress?: (p: Progress) => void } = {}): Promise<{ text: string; isError: boolean; runId: string }> {
+  const raw = (await c.callTool({ name: 'execute', arguments: { code } }, undefined, {
+    timeout: opts.timeout ?? 60_000,
+    // A progress token is sent only with onprogress; progress then resets the client's own timeout.
+    ...(opts.onprogress ? { onprogress: opts.onprogress, resetTimeoutOnProgress: true } : {}),
+  })) as CallToolResult;
   return { text: (raw.content[0] as { text: string }).text, isError: Boolean(raw.isError), runId: String(raw._meta?.['switchboard/runId']) };
 }
 
@@ -73,15 +88,13 @@ async function runRecord(runId: string): Promise<RunRecord> {
 
 describe('approvals of calls from code', () => {
   it('asks the calling client by elicitation; accepted, the call proceeds, and the decision is recorded', async () => {
-    answer = async () => ({ action: 'accept', content: { approve: true } });
+    answer = async () => ({ action: 'accept', content: { decision: 'Allow' } });
     asked.length = 0;
     const r = await run(asking, `async () => await ann.delete_item({ id: 'a1' })`);
     expect(r.isError, r.text).toBe(false);
     expect(resultOf(r.text)).toBe('deleted a1');
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.params.message).toContain('ann.delete_item');
-    expect(asked[0]!.params.message).toContain('"id":"a1"');
-    expect(JSON.stringify((asked[0]!.params as { requestedSchema?: unknown }).requestedSchema)).toContain('"boolean"');
+    expect(await deleted()).toContain('a1');
     expect(await deleted()).toContain('a1');
     const [entry] = await auditFor(r.runId);
     expect(entry).toMatchObject({ tool: 'delete_item', outcome: 'ok', approval: { decision: 'approved', by: 'client' } });
@@ -107,15 +120,42 @@ describe('approvals of calls from code', () => {
     expect((await runRecord(r.runId)).calls[0]).toMatchObject({ outcome: 'denied', approval: { decision: 'denied' } });
   });
 
-  it('an accepted form whose box is unticked is a denial', async () => {
-    answer = async () => ({ action: 'accept', content: { approve: false } });
+  it('asks in words a person can answer: which app, the tool by its title and what it does, the arguments as lines, what No means; no ids', async () => {
+    answer = async () => ({ action: 'accept', content: { decision: 'Allow' } });
+    asked.length = 0;
+    const r = await run(asking, `async () => await ann.delete_item({ id: 'q1', why: 'old draft' })`);
+    expect(resultOf(r.text)).toBe('deleted q1');
+    const message = asked[0]!.params.message;
+    expect(message).toBe(
+      [
+        'asking-client wants to use “Delete an item” (ann.delete_item) from code it runs through Switchboard.',
+        'What it does: Deletes an item for good.',
+        'With:\n  id: q1\n  why: old draft',
+        "Allow: the tool runs this once.\nDon't allow: the tool will not run; the code gets an error it can handle.",
+      ].join('\n\n'),
+    );
+    expect(message).not.toContain(r.runId);
+    expect(message).not.toContain('{');
+  });
+
+  it('the form is one choice preselected to Allow: Accept as shown allows, "Don\'t allow" denies', async () => {
+    asked.length = 0;
+    // A client that renders the form sends the preselected answer; one that shows no field sends none.
+    for (const [id, content] of [['c1', { decision: 'Allow' }], ['c2', undefined]] as const) {
+      answer = async () => ({ action: 'accept', ...(content ? { content } : {}) });
+      expect(resultOf((await run(asking, `async () => await ann.delete_item({ id: '${id}' })`)).text)).toBe(`deleted ${id}`);
+    }
+    const schema = (asked[0]!.params as { requestedSchema: { properties: Record<string, { enum?: string[]; default?: string }>; required: string[] } }).requestedSchema;
+    expect(schema.required).toEqual(['decision']);
+    expect(schema.properties.decision).toMatchObject({ type: 'string', enum: ['Allow', "Don't allow"], default: 'Allow' });
+    answer = async () => ({ action: 'accept', content: { decision: "Don't allow" } });
     const r = await run(asking, `async () => { try { await ann.delete_item({ id: 'c3' }); } catch (e) { return e.message; } }`);
-    expect(resultOf(r.text)).toMatch(/^denied: /);
+    expect(resultOf(r.text)).toMatch(/^denied: ann\.delete_item needs approval and the client declined it/);
     expect(await deleted()).not.toContain('c3');
   });
 
   it("holds the run's clock while the client decides: a 2.5 s wait in a 1.5 s run does not time it out", async () => {
-    answer = () => new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { approve: true } }), 2500));
+    answer = () => new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { decision: 'Allow' } }), 2500));
     const t0 = Date.now();
     const r = await run(asking, `async () => { const d = await ann.delete_item({ id: 'd4' }); return d; }`);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(2400);
@@ -126,7 +166,7 @@ describe('approvals of calls from code', () => {
   });
 
   it('a run that spins after an approval still times out on its own clock', async () => {
-    answer = async () => ({ action: 'accept', content: { approve: true } });
+    answer = async () => ({ action: 'accept', content: { decision: 'Allow' } });
     const r = await run(asking, `async () => { await ann.delete_item({ id: 'e5' }); while (true) {} }`);
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^timeout:/);
@@ -152,7 +192,10 @@ describe('approvals of calls from code', () => {
       const { pending: list } = await control.call('approvals.list', {});
       return list.length ? list : undefined;
     }, 10_000, 'a pending approval');
-    expect(p).toMatchObject({ profile: 'guarded', client: 'plain-client', server: 'ann', tool: 'delete_item', name: 'ann.delete_item', args: { id: 'f6', why: 'cleanup' }, askedClient: false });
+    expect(p).toMatchObject({
+      profile: 'guarded', client: 'plain-client', server: 'ann', tool: 'delete_item', name: 'ann.delete_item',
+      title: 'Delete an item', description: 'Deletes an item for good.', args: { id: 'f6', why: 'cleanup' }, askedClient: false,
+    });
     // Waiting longer than the run's own 1.5 s before deciding.
     await new Promise((r) => setTimeout(r, 1800));
     await control.call('approvals.decide', { id: p!.id, approve: true });
@@ -178,7 +221,8 @@ describe('approvals of calls from code', () => {
   });
 
   it('the CLI lists a waiting call and approves it', async () => {
-    const pending = run(plain, `async () => await ann.delete_item({ id: 'cli-1' })`);
+    // In the 20 s profile: each CLI start takes a second or two on a loaded machine.
+    const pending = run(waiter, `async () => await ann.delete_item({ id: 'cli-1' })`);
     const id = await waitFor(() => {
       const r = cli(home, ['approvals', '--json']);
       const list = JSON.parse(r.stdout) as { id: string; name: string }[];
@@ -247,18 +291,66 @@ describe('approvals of calls from code', () => {
   });
 });
 
+describe('a call waiting for approval tells a client that sent a progress token', () => {
+  it('without elicitation: progress at once and every 5 s, so a client whose own timeout is 6 s still gets the answer after 8 s', { timeout: 30_000 }, async () => {
+    const heard: Progress[] = [];
+    const pending = run(waiter, `async () => await ann.delete_item({ id: 'p1' })`, { timeout: 6000, onprogress: (p) => heard.push(p) }).catch((e: Error) => e);
+    const [p] = await waitFor(async () => {
+      const { pending: list } = await control.call('approvals.list', {});
+      const mine = list.filter((x) => x.profile === 'waiting');
+      return mine.length ? mine : undefined;
+    }, 10_000, 'a pending approval');
+    await new Promise((r) => setTimeout(r, 8000));
+    await control.call('approvals.decide', { id: p!.id, approve: true }).catch(() => {});
+    const r = await pending;
+    if (r instanceof Error) throw r;
+    expect(r.isError, r.text).toBe(false);
+    expect(resultOf(r.text)).toBe('deleted p1');
+    expect(heard.length).toBeGreaterThanOrEqual(2);
+    expect(heard.every((h) => h.message === 'Waiting for your approval in Switchboard…' && h.total === 20)).toBe(true);
+    expect(heard[1]!.progress).toBeGreaterThan(heard[0]!.progress);
+  });
+
+  it('with elicitation: progress while the question is open, then the answer decides', { timeout: 30_000 }, async () => {
+    const heard: Progress[] = [];
+    answer = () => new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { decision: 'Allow' } }), 8000));
+    const r = await run(askingWaiter, `async () => await ann.delete_item({ id: 'p2' })`, { timeout: 6000, onprogress: (p) => heard.push(p) });
+    expect(r.isError, r.text).toBe(false);
+    expect(resultOf(r.text)).toBe('deleted p2');
+    expect(heard.length).toBeGreaterThanOrEqual(2);
+    expect(heard[0]!.message).toBe('Waiting for your answer to the approval question…');
+  });
+
+  it('stops telling the client once the call is decided', async () => {
+    const heard: Progress[] = [];
+    answer = async () => ({ action: 'accept', content: { decision: 'Allow' } });
+    await run(askingWaiter, `async () => await ann.delete_item({ id: 'p3' })`, { onprogress: (p) => heard.push(p) });
+    const after = heard.length;
+    await new Promise((r) => setTimeout(r, 5500));
+    expect(heard.length).toBe(after);
+  });
+});
+
 describe('approvals inside a skill', () => {
   it("holds the calling run's clock too while the skill's call waits", async () => {
-    answer = async () => ({ action: 'accept', content: { approve: true } });
+    answer = async () => ({ action: 'accept', content: { decision: 'Allow' } });
     const src = await run(asking, `async (input = { id: 'seed' }) => await ann.delete_item({ id: input.id })`);
     expect(src.isError, src.text).toBe(false);
     await control.call('skills.save', { runId: src.runId, name: 'remove_one', input: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } });
     await waitFor(async () => (await run(asking, 'async () => typeof skills.remove_one')).text.includes('"function"') || undefined, 10_000, 'the skill');
-    answer = () => new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { approve: true } }), 2500));
+    answer = () => new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { decision: 'Allow' } }), 2500));
     const r = await run(asking, `async () => await skills.remove_one({ id: 'k9' })`);
     expect(r.isError, r.text).toBe(false);
     expect(resultOf(r.text)).toBe('deleted k9');
     await control.call('skills.remove', { name: 'remove_one' });
+  });
+});
+
+describe('how long a call waits for approval', () => {
+  it('by default 50 s: inside the 60 s request timeout common to MCP clients, with room for the answer to travel back', () => {
+    expect(approvalTimeoutSec(undefined)).toBe(50);
+    expect(approvalTimeoutSec({})).toBe(50);
+    expect(approvalTimeoutSec({ timeoutSec: 300 })).toBe(300);
   });
 });
 
