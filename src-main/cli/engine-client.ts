@@ -5,7 +5,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { APP_BIN } from '../engine/app-root.ts';
-import { ENGINE_NODE_FLAGS, engineEnv } from '../shim/engine-launch.mjs';
+import { ENGINE_NODE_FLAGS, claimEngineStart, engineEnv } from '../shim/engine-launch.mjs';
 import type { ControlClient, ControlMethod, ControlParams, ControlResult, ControlResponse } from '../../src-shared/api.ts';
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import type { HomePaths } from '../engine/home.ts';
@@ -79,8 +79,14 @@ export class SocketControlClient implements ControlClient {
   }
 }
 
-/** Starts an engine for the home in the background (detached, output to the home's log). */
-export function spawnBackgroundEngine(paths: HomePaths): void {
+/**
+ * Starts an engine for the home in the background (detached, output to the home's log), unless
+ * another starter holds the claim on starting it (claimEngineStart): then that one's engine is
+ * awaited. Returns the claim's release (call it once the engine answers), or undefined.
+ */
+export function spawnBackgroundEngine(paths: HomePaths): (() => void) | undefined {
+  const release = claimEngineStart(paths.home);
+  if (!release) return undefined;
   mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
   const fd = openSync(path.join(paths.logsDir, 'engine.out.log'), 'a', 0o600);
   const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, BIN, 'engine', '--home', paths.home], {
@@ -89,20 +95,32 @@ export function spawnBackgroundEngine(paths: HomePaths): void {
     windowsHide: true,
     env: engineEnv(),
   });
+  child.on('exit', release);
   child.unref();
+  return release;
 }
 
 /** Connects to the home's engine, starting one when none runs. */
 export async function ensureEngine(paths: HomePaths, timeoutMs = 20_000): Promise<SocketControlClient> {
   let client = await SocketControlClient.connect(paths);
   if (client) return client;
-  spawnBackgroundEngine(paths);
+  let release = spawnBackgroundEngine(paths);
   const t0 = Date.now();
+  let lastTry = t0;
   while (Date.now() - t0 < timeoutMs) {
     await new Promise((r) => setTimeout(r, 50));
     client = await SocketControlClient.connect(paths);
-    if (client) return client;
+    if (client) {
+      release?.();
+      return client;
+    }
+    // The claimant's engine may have failed to start: claim it ourselves then.
+    if (!release && Date.now() - lastTry > 1000) {
+      lastTry = Date.now();
+      release = spawnBackgroundEngine(paths);
+    }
   }
+  release?.();
   throw new SwitchboardError(
     'engine-unavailable',
     `The Switchboard engine did not start within ${timeoutMs / 1000} s; see ${path.join(paths.logsDir, 'engine.out.log')}.`,

@@ -12,7 +12,7 @@ import { AuditLog } from './records/audit-log.ts';
 import { RunStore } from './records/run-store.ts';
 import { RecordLosses } from './records/record-losses.ts';
 import { SandboxPool } from './codemode/sandbox-pool.ts';
-import { Gateway } from './gateway/gateway.ts';
+import { Gateway, type UpstreamAccess } from './gateway/gateway.ts';
 import { recordCatalogs, serverStatus, upstreamAccess } from './gateway/upstream-access.ts';
 import { CodeRunner } from './codemode/code-runner.ts';
 import { ResultHandles } from './codemode/result-handles.ts';
@@ -48,6 +48,8 @@ export class Engine implements ControlEngine {
   readonly #log: (line: string) => void;
   readonly #losses: RecordLosses;
   readonly #releaseLock: () => void;
+  /** The upstream servers with trust applied, as every surface sees them. */
+  readonly #upstream: UpstreamAccess;
   readonly secrets: SecretStore;
   readonly secretValues: () => string[];
   readonly audit: AuditLog;
@@ -95,8 +97,9 @@ export class Engine implements ControlEngine {
       sandbox: this.sandbox, runs: this.runs, log, gateway: () => gateway, results: new ResultHandles(paths.resultsDir),
       learned: this.learned, approvals: this.approvals, skills: this.skills,
     });
+    this.#upstream = upstreamAccess({ supervisor, pins: this.pins, learned: this.learned, skills: () => this.skills.list(), log });
     const gateway: Gateway = new Gateway({
-      upstream: upstreamAccess({ supervisor, pins: this.pins, learned: this.learned, skills: () => this.skills.list(), log }),
+      upstream: this.#upstream,
       audit: (entry) => this.audit.append(entry),
       execute: async (view, session, code, signal, requestId, client, onProgress) => {
         const { runId, ...result } = await runner.execute(view, { client: client ?? session.clientName, session, requestId, ...(onProgress ? { onProgress } : {}) }, code, signal);
@@ -143,7 +146,7 @@ export class Engine implements ControlEngine {
       // Bundle folders no entry names any more (and a killed install's leftovers) go.
       void sweepBundles(this.paths.home, cfg.servers, { wait: false }).catch((err: Error) => this.#log(`bundles: ${err.message}`));
     };
-    recordCatalogs(this.supervisor, this.pins, (name) => this.gateway.catalogChanged(name));
+    recordCatalogs(this.supervisor, this.pins, (name) => this.#upstream.tools(name), (name, toolsChanged) => this.gateway.catalogChanged(name, toolsChanged));
     apply();
     this.#unsubscribe.push(this.config.onChange(apply), this.skills.onChange(() => this.gateway.skillsChanged()));
     await this.http?.listen({ port: port ?? DEFAULT_PORT, fallbackToNext: port === undefined });
@@ -164,6 +167,9 @@ export class Engine implements ControlEngine {
   /** Trusts a server's changed tool definitions (SPEC §3) and shows the tools to clients again. */
   approveTools(server: string): string[] {
     const approved = this.pins.approve(server);
+    // Its boot catalog shows the approved tools from now on.
+    const u = this.supervisor.get(server);
+    if (u?.state === 'ready') this.pins.record(server, u.tools());
     this.gateway.catalogChanged(server);
     if (approved.length) this.#log(`approved changed tools of ${server}: ${approved.join(', ')}`);
     return approved;

@@ -5,6 +5,7 @@
 //  - The packaged shim (a Node single-executable application in the app's resources/bin/) cannot
 //    run bin/switchboard.mjs, so it starts the desktop app hidden; the app runs the engine.
 //  - A checkout: this node runs bin/switchboard.mjs engine.
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -112,4 +113,78 @@ export function engineCommand(home, opts = {}) {
   // Resolved here, not at load: the SEA bundle is CommonJS and has no import.meta.url.
   const bin = fileURLToPath(new URL('../../bin/switchboard.mjs', import.meta.url));
   return { command: execPath, args: [...ENGINE_NODE_FLAGS, bin, 'engine', '--home', home] };
+}
+
+/**
+ * A claim on starting a home's engine: whoever creates `<home>/run/engine-start.claim` (O_EXCL)
+ * starts the engine, and every other starter (a shim, the native shim, a command) waits for the
+ * socket instead, so starters that find no engine at the same moment spawn one engine, not one
+ * each. The file holds the claimant's pid; it is released when the claimant reaches the engine
+ * or its engine exits, and broken when its pid is gone or it is older than START_CLAIM_STALE_MS
+ * (a claimant killed mid-start; an engine start takes a second or two). The native shim
+ * (native/shim/src/main.rs) follows the same file and rules.
+ */
+export const START_CLAIM_FILE = 'engine-start.claim';
+export const START_CLAIM_STALE_MS = 15_000;
+
+/**
+ * Claims the start of the home's engine; its release, or undefined when another live starter
+ * holds the claim (then wait for the socket). A home that cannot be written to is claimed
+ * (the engine reports the problem itself).
+ * @param {string} home @returns {(() => void) | undefined}
+ */
+export function claimEngineStart(home) {
+  const runDir = path.join(home, 'run');
+  const file = path.join(runDir, START_CLAIM_FILE);
+  const mine = `${process.pid}\n`;
+  const release = () => {
+    try {
+      if (readFileSync(file, 'utf8') === mine) unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
+  for (let round = 0; round < 2; round++) {
+    try {
+      mkdirSync(runDir, { recursive: true, mode: 0o700 });
+      const fd = openSync(file, 'wx', 0o600);
+      try {
+        writeSync(fd, mine);
+      } finally {
+        closeSync(fd);
+      }
+      return release;
+    } catch (err) {
+      if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') return () => {};
+    }
+    if (!claimIsStale(file)) return undefined;
+    try {
+      unlinkSync(file);
+    } catch {
+      // Broken by another starter meanwhile: the next round decides.
+    }
+  }
+  return undefined;
+}
+
+/** @param {string} file */
+function claimIsStale(file) {
+  let text = '';
+  let mtimeMs = 0;
+  try {
+    mtimeMs = statSync(file).mtimeMs;
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return true;
+  }
+  if (Date.now() - mtimeMs > START_CLAIM_STALE_MS) return true;
+  const pid = Number.parseInt(text, 10);
+  // Empty: its claimant is writing its pid this instant.
+  if (!(pid > 0)) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code !== 'EPERM';
+  }
 }

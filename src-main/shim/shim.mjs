@@ -13,7 +13,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { engineCommand, engineEnv } from './engine-launch.mjs';
+import { claimEngineStart, engineCommand, engineEnv } from './engine-launch.mjs';
 import { LineSplitter } from './line-splitter.mjs';
 
 /** How long to wait for an engine that restarts by itself before starting one, in ms. */
@@ -100,6 +100,8 @@ export async function runShim(argv) {
   const engineLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectEngineLine(l), onOversized: ({ head }) => inspectEngineLine(head) });
   let engineStarted = false;
   let lastStart = 0;
+  /** The release of this shim's claim on starting the engine, while it holds one. @type {(() => void) | undefined} */
+  let releaseClaim;
 
   /** @param {Buffer} line */
   function inspectClientLine(line) {
@@ -137,8 +139,12 @@ export async function runShim(argv) {
     // At most one start per second: a start that fails at once (the lock is still held by an
     // engine that is shutting down) is retried by the wait loop, not given up on.
     if (engineStarted || Date.now() - lastStart < 1000) return;
-    engineStarted = true;
     lastStart = Date.now();
+    // Another starter is bringing the engine up: wait for its socket.
+    const release = claimEngineStart(home);
+    if (!release) return;
+    releaseClaim = release;
+    engineStarted = true;
     const logDir = path.join(home, 'logs');
     let out = /** @type {import('node:child_process').StdioOptions} */ ('ignore');
     try {
@@ -161,6 +167,8 @@ export async function runShim(argv) {
     child.on('error', (err) => process.stderr.write(`switchboard shim: could not start the engine with ${cmd.command}: ${err.message}\n`));
     child.on('exit', () => {
       engineStarted = false;
+      releaseClaim?.();
+      releaseClaim = undefined;
     });
     child.unref();
   }
@@ -198,6 +206,8 @@ export async function runShim(argv) {
   async function attach(resume) {
     const s = await connectLoop(resume);
     engineStarted = false;
+    releaseClaim?.();
+    releaseClaim = undefined;
     const hello = resume && initParams !== undefined ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams }, ...client } : { kind: 'mcp', profile, v: 1, ...client };
     s.write(JSON.stringify(hello) + '\n');
     s.setNoDelay(true);

@@ -159,23 +159,104 @@ fn app_executable(bin_dir: &Path) -> PathBuf {
     }
 }
 
-fn engine_log(home: &str) -> Option<std::fs::File> {
-    let dir = Path::new(home).join("logs");
+/// Creates `dir` (owner-only, with its parents) and returns how to open an owner-only file in it.
+fn owner_only(dir: &Path) -> std::fs::OpenOptions {
     let mut b = std::fs::DirBuilder::new();
     b.recursive(true);
     let mut o = std::fs::OpenOptions::new();
-    o.append(true).create(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
         b.mode(0o700);
         o.mode(0o600);
     }
-    b.create(&dir).ok()?;
-    o.open(dir.join("engine.out.log")).ok()
+    let _ = b.create(dir);
+    o
 }
 
-fn start_engine(home: &str) {
+fn engine_log(home: &str) -> Option<std::fs::File> {
+    let dir = Path::new(home).join("logs");
+    owner_only(&dir).append(true).create(true).open(dir.join("engine.out.log")).ok()
+}
+
+/// The claim on starting a home's engine, as claimEngineStart in src-main/shim/engine-launch.mjs:
+/// the starter that creates <home>/run/engine-start.claim (holding its pid) starts the engine;
+/// every other one waits for the socket. Broken when its pid is gone or it is older than this.
+const START_CLAIM_FILE: &str = "engine-start.claim";
+const START_CLAIM_STALE: Duration = Duration::from_secs(15);
+
+fn claim_path(home: &str) -> PathBuf {
+    Path::new(home).join("run").join(START_CLAIM_FILE)
+}
+
+fn own_claim() -> String {
+    format!("{}\n", std::process::id())
+}
+
+/// True when the claim was taken; false when another live starter holds it.
+fn claim_engine_start(home: &str) -> bool {
+    let file = claim_path(home);
+    for _ in 0..2 {
+        match owner_only(file.parent().unwrap_or(Path::new(home))).write(true).create_new(true).open(&file) {
+            Ok(mut f) => {
+                let _ = f.write_all(own_claim().as_bytes());
+                return true;
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            // A home we cannot write to: the engine reports it itself.
+            Err(_) => return true,
+        }
+        if !claim_is_stale(&file) {
+            return false;
+        }
+        let _ = std::fs::remove_file(&file);
+    }
+    false
+}
+
+fn claim_is_stale(file: &Path) -> bool {
+    let age = std::fs::metadata(file).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(_) => return true,
+    };
+    if age.map_or(false, |a| a > START_CLAIM_STALE) {
+        return true;
+    }
+    match text.trim().parse::<i32>() {
+        // Empty: its claimant is writing its pid this instant.
+        Ok(pid) if pid > 0 => !process_alive(pid),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: i32) -> bool {
+    extern "C" {
+        fn kill(pid: i32, sig: i32) -> i32;
+    }
+    // SAFETY: signal 0 only checks that the process exists.
+    unsafe { kill(pid, 0) == 0 || io::Error::last_os_error().raw_os_error() == Some(1) }
+}
+
+#[cfg(not(unix))]
+fn process_alive(_pid: i32) -> bool {
+    // No cheap check without a crate: the claim's age decides.
+    true
+}
+
+fn release_engine_start(home: &str) {
+    let file = claim_path(home);
+    if std::fs::read_to_string(&file).map_or(false, |t| t == own_claim()) {
+        let _ = std::fs::remove_file(&file);
+    }
+}
+
+/// Starts the engine; false (nothing started) when another starter holds the claim on it.
+fn start_engine(home: &str) -> bool {
+    if !claim_engine_start(home) {
+        return false;
+    }
     let (cmd, args) = engine_command(home);
     let mut c = Command::new(&cmd);
     c.args(&args).stdin(Stdio::null());
@@ -216,12 +297,23 @@ fn start_engine(home: &str) {
         c.creation_flags(DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP);
     }
     match c.spawn() {
-        // Reaped when it exits, so that it never lingers as a zombie under a long-lived shim.
-        Ok(mut child) => drop(thread::spawn(move || child.wait())),
+        // Reaped when it exits, so that it never lingers as a zombie under a long-lived shim;
+        // an engine that ended lets the next start be claimed.
+        Ok(mut child) => {
+            let home = home.to_string();
+            drop(thread::spawn(move || {
+                let _ = child.wait();
+                release_engine_start(&home);
+            }))
+        }
         // A missing app (moved or half-uninstalled) must not crash the relay; the wait for the
         // socket ends with a message naming the log.
-        Err(e) => eprintln!("switchboard shim: could not start the engine with {cmd}: {e}"),
+        Err(e) => {
+            eprintln!("switchboard shim: could not start the engine with {cmd}: {e}");
+            release_engine_start(home);
+        }
     }
+    true
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,7 +343,10 @@ struct Shim {
     // Lock order: writer, then track.
     writer: Mutex<Writer>,
     track: Mutex<Track>,
+    /// Whether this shim started the engine it waits for (and holds the claim on its start).
     engine_started: AtomicBool,
+    /// When this shim last tried to claim the engine's start.
+    last_claim_try: Mutex<Option<Instant>>,
 }
 
 /// Collects the client's lines (up to MAX_INSPECT_BYTES each) for inspect_request.
@@ -480,9 +575,16 @@ impl Shim {
         s.into_bytes()
     }
 
+    /// Starts the engine unless this shim did already (or another starter is doing it: then
+    /// asked again a second later, in case that start fails).
     fn start_engine_once(&self) {
-        if !self.engine_started.swap(true, Ordering::SeqCst) {
-            start_engine(&self.home);
+        let mut last = lock(&self.last_claim_try);
+        if self.engine_started.load(Ordering::SeqCst) || last.map_or(false, |t| t.elapsed() < Duration::from_secs(1)) {
+            return;
+        }
+        *last = Some(Instant::now());
+        if start_engine(&self.home) {
+            self.engine_started.store(true, Ordering::SeqCst);
         }
     }
 
@@ -498,7 +600,7 @@ impl Shim {
                 let log = Path::new(&self.home).join("logs").join("engine.out.log");
                 fail(&format!("could not reach the Switchboard engine for {} (socket {}); see {}", self.home, self.socket, log.display()));
             }
-            if resume && waited > SELF_RESTART_GRACE {
+            if !resume || waited > SELF_RESTART_GRACE {
                 self.start_engine_once();
             }
             thread::sleep(Duration::from_millis(if resume { 100 } else { 25 }));
@@ -511,7 +613,9 @@ impl Shim {
     /// queued up meanwhile, and returns the reading half.
     fn attach(&self, resume: bool) -> Conn {
         let reader = self.connect_loop(resume);
-        self.engine_started.store(false, Ordering::SeqCst);
+        if self.engine_started.swap(false, Ordering::SeqCst) {
+            release_engine_start(&self.home);
+        }
         let mut w = lock(&self.writer);
         let mut out = reader.try_clone().unwrap_or_else(|e| fail(&format!("cannot use the engine's socket: {e}")));
         // A write that fails means the engine went away again: the reading half sees it too.
@@ -647,6 +751,7 @@ fn run_shim(argv: &[String]) {
         writer: Mutex::new(Writer { conn: None, queue: Vec::new(), stdin_ended: false }),
         track: Mutex::new(Track { inflight: HashSet::new(), init_params: None }),
         engine_started: AtomicBool::new(false),
+        last_claim_try: Mutex::new(None),
     });
     let (stdin, _) = std_streams();
     let s = shim.clone();

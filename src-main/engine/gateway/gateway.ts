@@ -43,6 +43,11 @@ export interface UpstreamAccess extends CatalogSource {
    * resolves with those still starting then. Never rejects.
    */
   settle(servers: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<string[]>;
+  /**
+   * Whether a server still starting shows the tools it last showed (its boot catalog, kept with
+   * its pins): a tools/list need not wait for it.
+   */
+  bootCatalog?(server: string): boolean;
   /** A server's status (with its changed tools withheld until approved), or undefined when it is not configured. */
   status(server: string): ServerStatus | undefined;
   /** Restarts a server (it forgets the roots a client gave it). */
@@ -142,18 +147,21 @@ export class Gateway implements GatewayPort {
     for (const profile of changed) this.events.emit('listChanged', profile, 'tools');
   }
 
-  /** A server's catalog changed: refresh the profiles over it and tell their clients. */
-  catalogChanged(server: string): void {
+  /**
+   * A server's catalog changed: refresh the profiles over it and tell their clients.
+   * `toolsChanged` false: its tools are as clients were shown them (a server that started with
+   * the tools of its boot catalog), so no tools list_changed.
+   */
+  catalogChanged(server: string, toolsChanged = true): void {
+    const kinds = toolsChanged ? (['tools', 'resources', 'prompts'] as const) : (['resources', 'prompts'] as const);
     for (const view of this.#views.values()) {
       if (!view.includes(server)) continue;
       view.invalidate();
-      for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.emit('listChanged', view.name, kind);
+      for (const kind of kinds) this.events.emit('listChanged', view.name, kind);
     }
     for (const s of this.sessions) {
       if (!s.view?.includes(server)) continue;
-      s.notifyListChanged('tools');
-      s.notifyListChanged('resources');
-      s.notifyListChanged('prompts');
+      for (const kind of kinds) s.notifyListChanged(kind);
     }
   }
 
@@ -168,9 +176,24 @@ export class Gateway implements GatewayPort {
    * that what a cold engine answers — lists, a run's globals, the execute description — is
    * complete. Resolves with the servers still starting when the wait ended.
    */
-  settle(view: ProfileView, signal?: AbortSignal): Promise<string[]> {
-    return this.#deps.upstream.settle(view.servers, this.settleWaitMs, signal);
+  settle(view: ProfileView, signal?: AbortSignal, kind?: 'tools'): Promise<string[]> {
+    // Tools of a known server come from its boot catalog while it starts: nothing to wait for.
+    const servers = kind === 'tools' ? view.servers.filter((s) => !this.#deps.upstream.bootCatalog?.(s)) : view.servers;
+    return this.#deps.upstream.settle(servers, this.settleWaitMs, signal);
   }
+
+  /**
+   * A call to a server still starting (its tools listed from its boot catalog) waits until its
+   * start ended, bounded by startWaitMs; the pipeline's readiness check then says why it is not
+   * ready if it is not (failed, still starting), naming it.
+   */
+  async #awaitStart(server: string, signal?: AbortSignal): Promise<void> {
+    if (this.#deps.upstream.unavailable(server) === undefined) return;
+    await this.#deps.upstream.settle([server], this.startWaitMs, signal);
+  }
+
+  /** How long a call waits for its server's start, in ms: the default start timeout of a server. */
+  startWaitMs = 60_000;
 
   /** The profile's servers that are not fully serving it (starting, failed, withheld tools, …), in config order. */
   readiness(view: ProfileView): ServerReadiness[] {
@@ -315,6 +338,7 @@ export class Gateway implements GatewayPort {
     this.stats.pipelineCalls++;
     // A code run's worker counted them: re-serializing a 20 MB argument only to measure it took the engine's thread.
     const argBytes = ctx.argBytes ?? (args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args)));
+    await this.#awaitStart(server, ctx.signal);
     const call = this.#admit(view, server, tool, ctx, () => argBytes);
     if (ctx.approval) await call.approve(ctx.approval);
     ctx.session?.callStarted(server, ctx.requestId);

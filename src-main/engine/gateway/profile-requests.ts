@@ -21,7 +21,8 @@ export interface ToolCallRequest {
 }
 
 export async function listTools(session: SessionBase, signal: AbortSignal): Promise<{ tools: unknown[] }> {
-  const view = await session.settledView(signal);
+  // Servers still starting show their boot catalogs (the tools they showed last time).
+  const view = await session.settledView(signal, 'tools');
   session.listed('tools');
   return { tools: view.listTools() };
 }
@@ -127,7 +128,7 @@ async function callCodeTool(gateway: Gateway, session: SessionBase, view: Profil
     // The run waits for starting servers itself (every way to run code does).
     return gateway.execute(view, session, code, req.signal, req.requestId, req.client, req.onProgress);
   }
-  view = await session.settledView(req.signal);
+  view = await session.settledView(req.signal, 'tools');
   const catalog = view.codeCatalog();
   if (name === SEARCH_TOOLS && !catalog.inline) {
     const query = args?.query;

@@ -57,7 +57,7 @@ export interface GatewayPort {
   /** Whether a server runs this tool as a task of its own (a 2025 server offering tasks). */
   taskSupport(server: string, tool: string): 'optional' | 'required' | undefined;
   view(profile: string): ProfileView | undefined;
-  settle(view: ProfileView, signal?: AbortSignal): Promise<string[]>;
+  settle(view: ProfileView, signal?: AbortSignal, kind?: 'tools'): Promise<string[]>;
   callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
   /** The tools/call fast path through the same pipeline (gateway.ts); undefined: take callTool. */
   callToolDirect?(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined;
@@ -181,8 +181,8 @@ export abstract class SessionBase {
   }
 
   /** The view once the profile's starting servers settled (bounded): what a cold engine answers from. */
-  async settledView(signal?: AbortSignal): Promise<ProfileView> {
-    await this.gateway.settle(this.requireView(), signal);
+  async settledView(signal?: AbortSignal, kind?: 'tools'): Promise<ProfileView> {
+    await this.gateway.settle(this.requireView(), signal, kind);
     return this.requireView();
   }
 

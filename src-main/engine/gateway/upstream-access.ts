@@ -2,8 +2,9 @@
 // Every surface reads tools and calls them through here, so a tool withheld by its pin (SPEC §3)
 // is absent from lists and code mode, and refused when called by name.
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus } from '../../../src-shared/api.ts';
-import type { Supervisor } from '../upstream/supervisor.ts';
+import { isSettling, type Supervisor } from '../upstream/supervisor.ts';
 import type { PinStore } from '../trust/pins.ts';
 import { proposalOf } from '../trust/proposals.ts';
 import { serverUnavailableSentence } from '../trust/why-unavailable.ts';
@@ -42,8 +43,15 @@ export function upstreamAccess(d: UpstreamAccessDeps): UpstreamAccess {
   };
   return {
     tools: (s) => {
-      const tools = ready(s)?.tools();
-      return tools && pins.visible(s, tools);
+      const u = supervisor.get(s);
+      if (!u) return undefined;
+      // A server still starting shows the tools it last showed (boot catalogs): its calls wait for it.
+      if (u.state !== 'ready') return isSettling(u) ? pins.approvedCatalog(s) : undefined;
+      return pins.visible(s, u.tools());
+    },
+    bootCatalog: (s) => {
+      const u = supervisor.get(s);
+      return u !== undefined && isSettling(u) && pins.approvedCatalog(s) !== undefined;
     },
     learned: d.learned,
     resources: (s) => ready(s)?.resources(),
@@ -70,11 +78,32 @@ export function upstreamAccess(d: UpstreamAccessDeps): UpstreamAccess {
   };
 }
 
-/** Pins each catalog as it arrives (SPEC §3), before the gateway tells clients it changed. */
-export function recordCatalogs(supervisor: Supervisor, pins: PinStore, changed: (server: string) => void): void {
+/**
+ * Pins each catalog as it arrives (SPEC §3), before the gateway tells clients it changed.
+ * `toolsChanged` says whether the server's tools as shown differ from what clients were shown
+ * before: a server that starts with the tools its boot catalog showed changes no tool list.
+ */
+export function recordCatalogs(supervisor: Supervisor, pins: PinStore, tools: (server: string) => Tool[] | undefined, changed: (server: string, toolsChanged: boolean) => void): void {
+  /** What each server's tools looked like when clients were last told, as JSON text. */
+  const shown = new Map<string, string>();
+  // Before the first catalog of this engine: the boot catalog (what a starting server shows).
+  const before = (name: string) => shown.get(name) ?? JSON.stringify(pins.approvedCatalog(name) ?? null);
   supervisor.on('catalog', (name) => {
+    const was = before(name);
     const u = supervisor.get(name);
     if (u?.state === 'ready') pins.record(name, u.tools());
-    changed(name);
+    const now = JSON.stringify(tools(name) ?? null);
+    shown.set(name, now);
+    changed(name, now !== was);
+  });
+  // A server that stops starting without becoming ready (a failed first try, now retrying)
+  // no longer shows its boot catalog; becoming ready is told by the catalog that follows.
+  supervisor.on('state', (name) => {
+    if (supervisor.get(name)?.state === 'ready') return;
+    const was = before(name);
+    const now = JSON.stringify(tools(name) ?? null);
+    if (now === was) return;
+    shown.set(name, now);
+    changed(name, true);
   });
 }

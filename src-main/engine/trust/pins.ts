@@ -15,6 +15,11 @@ interface PinFile {
   servers: Record<string, Record<string, string>>;
   /** Changed definitions waiting for approval, so `approve` works with no engine running. */
   pending: Record<string, Record<string, string>>;
+  /**
+   * Per server, the tools it last showed (every one matching its pin), as it listed them: what a
+   * starting engine answers its first tools/list with while the server starts (boot catalogs).
+   */
+  catalogs?: Record<string, Tool[]>;
 }
 
 /**
@@ -25,6 +30,8 @@ type PinTable = Map<string, Map<string, string>>;
 interface Pins {
   servers: PinTable;
   pending: PinTable;
+  /** Each server's last shown catalog, with its JSON text (to tell a change without a write). */
+  catalogs: Map<string, { tools: Tool[]; json: string }>;
 }
 
 export interface PinStoreOptions {
@@ -82,10 +89,24 @@ export class PinStore {
       else this.#data.pending.delete(server);
       dirty = true;
     }
-    if (dirty) {
-      this.#epoch++;
-      this.#write();
+    if (dirty) this.#epoch++;
+    // The catalog is remembered only when it changed: a server that starts with the tools it had
+    // writes nothing.
+    const shown = tools.filter((t) => !pending.has(t.name));
+    const json = JSON.stringify(shown);
+    if (this.#data.catalogs.get(server)?.json !== json) {
+      this.#data.catalogs.set(server, { tools: shown, json });
+      dirty = true;
     }
+    if (dirty) this.#write();
+  }
+
+  /**
+   * The tools `server` showed when its catalog last arrived (only definitions matching their
+   * pins), or undefined when it never had one here: a starting server's tools until it is ready.
+   */
+  approvedCatalog(server: string): Tool[] | undefined {
+    return this.#data.catalogs.get(server)?.tools;
   }
 
   /**
@@ -146,7 +167,7 @@ export class PinStore {
     }
     try {
       const data = JSON.parse(text) as Partial<PinFile>;
-      if (data && typeof data.servers === 'object' && data.servers) return { servers: toTable(data.servers), pending: toTable(data.pending) };
+      if (data && typeof data.servers === 'object' && data.servers) return { servers: toTable(data.servers), pending: toTable(data.pending), catalogs: toCatalogs(data.catalogs) };
     } catch {
       // Reported below.
     }
@@ -164,7 +185,8 @@ export class PinStore {
   /** Atomic and owner-only. */
   #write(): void {
     try {
-      const file: PinFile = { version: 1, servers: fromTable(this.#data.servers), pending: fromTable(this.#data.pending) };
+      const catalogs = Object.fromEntries([...this.#data.catalogs].map(([server, c]) => [server, c.tools]));
+      const file: PinFile = { version: 1, servers: fromTable(this.#data.servers), pending: fromTable(this.#data.pending), catalogs };
       writeFileAtomicSync(this.file, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
     } catch (err) {
       this.#opts.onError?.(`could not save tool pins to ${this.file}: ${(err as Error).message}`);
@@ -173,7 +195,18 @@ export class PinStore {
 }
 
 function emptyPins(): Pins {
-  return { servers: new Map(), pending: new Map() };
+  return { servers: new Map(), pending: new Map(), catalogs: new Map() };
+}
+
+/** Only arrays of named tools are kept: a damaged entry means that server's tools wait for it to start. */
+function toCatalogs(value: unknown): Pins['catalogs'] {
+  const out: Pins['catalogs'] = new Map();
+  if (!value || typeof value !== 'object') return out;
+  for (const [server, tools] of Object.entries(value)) {
+    if (!Array.isArray(tools) || !tools.every((t) => t && typeof t === 'object' && typeof (t as Tool).name === 'string')) continue;
+    out.set(server, { tools: tools as Tool[], json: JSON.stringify(tools) });
+  }
+  return out;
 }
 
 /** JSON.parse makes own properties even of `__proto__`; Object.entries reads only own ones. */
