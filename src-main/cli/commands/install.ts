@@ -343,7 +343,7 @@ async function installBundle(file: string, values: { yes?: boolean; propose?: bo
   const servers = await configGet(ctx.home, configPointer('servers'));
   await sweepBundles(ctx.home, (servers.value ?? {}) as Record<string, unknown>);
   const dir = bundleDir(ctx.home, bundle);
-  const plan = bundlePlan(bundle.manifest, dir, { env: ctx.env, ...(values.name ? { serverName: values.name } : {}) });
+  const plan = bundlePlan(bundle.manifest, dir, { env: ctx.env, proposed: values.propose === true, ...(values.name ? { serverName: values.name } : {}) });
   if (!values.name) {
     const base = plan.serverName;
     let n = 1;
