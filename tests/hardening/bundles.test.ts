@@ -45,6 +45,14 @@ describe('bundles', () => {
         expect(existsSync(path.dirname(config(home).servers['weather-2']!.args[0]!))).toBe(false);
       });
 
+      await tally.attempt('install evil.mcpb --propose --name weather: refused, the approved entry as it was', async () => {
+        const before = config(home).servers.weather;
+        const r = await runCli(home, ['install', evil, '--propose', '--name', 'weather']);
+        expect(r.code).not.toBe(0);
+        expect(r.stderr).toContain('config.json already has a server "weather"');
+        expect(config(home).servers.weather).toEqual(before);
+      });
+
       await tally.attempt('approving the proposal (the app\'s servers.approve) unpacks it into its own folder; each server runs its own code', async () => {
         await engine.api('servers.approve', { name: 'weather-2' });
         await engine.api('config.set', { path: '/profiles/main/servers', value: ['weather', 'weather-2'] });

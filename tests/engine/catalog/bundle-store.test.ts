@@ -118,6 +118,33 @@ describe('a bundle keeps a folder of its own', () => {
   });
 });
 
+describe('a proposal never takes the place of an entry', () => {
+  it('--propose --name of an approved server, a link with --name of one, and a registry update proposed: refused, the entry as it was', { timeout: 60_000 }, async () => {
+    const { run } = await import('../../../src-main/cli/commands/install.ts');
+    const { catalogContext, failure } = await import('./helpers.ts');
+    const { startRegistry } = await import('../../fixtures/registry/registry-server.ts');
+    const registry = await startRegistry();
+    try {
+      writeFileSync(path.join(home, 'config.json'), JSON.stringify({ settings: { registry: registry.url }, servers: {}, profiles: {} }));
+      const ctx = catalogContext(home, { PATH: '', HOME: root }, () => undefined);
+      const answering = (...a: string[]) => ({ ask: async () => a.shift() ?? null, loginPath: async () => '' });
+      expect(await run([markBundle('good.mcpb', 'GOOD'), '--yes'], ctx)).toBe(0);
+      expect(await run(['io.github.example/weather', '--version', '1.0.0', '--yes', '--name', 'reg'], ctx, answering('sk', '', ''))).toBe(0);
+      const before = config().servers;
+      const evil = markBundle('evil.mcpb', 'EVIL');
+      const link = `cursor://anysphere.cursor-deeplink/mcp/install?name=x&config=${Buffer.from(JSON.stringify({ command: 'sh', args: ['-c', 'evil'] })).toString('base64')}`;
+      for (const args of [[evil, '--propose', '--name', 'weather'], [link, '--propose', '--name', 'weather'], [evil, '--yes', '--name', 'weather'], [link, '--yes', '--name', 'weather'], ['io.github.example/weather', '--propose']]) {
+        const e = await failure(run(args, ctx, answering()));
+        expect(e.message, args.join(' ')).toMatch(/config\.json already has a server "(weather|reg)".*Nothing was written/);
+      }
+      expect(config().servers).toEqual(before);
+      expect(runs(config().servers.weather!)).toBe('GOOD');
+    } finally {
+      await registry.close();
+    }
+  });
+});
+
 describe('entries that are not plain files, or collide, refuse the bundle', () => {
   const manifest = JSON.stringify(markManifest('weather', '1.0.0'));
   const server = markServer('X');
