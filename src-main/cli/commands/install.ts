@@ -216,6 +216,22 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
 }
 
 /**
+ * The config key a link or bundle goes to: `--name` as given (refused when taken: nothing is
+ * replaced), else `base`, `base-2`, … whichever is free.
+ */
+async function freeServerName(ctx: CliContext, base: string, requested: string | undefined): Promise<string> {
+  const taken = async (n: string) => (await configGet(ctx.home, configPointer('servers', n))).found;
+  if (requested !== undefined) {
+    if (!SERVER_NAME_RE.test(requested)) throw new SwitchboardError('bad-request', `--name "${requested}" is not a server name: letters, digits, "_", "." and "-".`);
+    if (await taken(requested)) throw new SwitchboardError('bad-request', `config.json already has a server "${requested}"; choose another --name. Nothing was written.`);
+    return requested;
+  }
+  let name = base;
+  for (let n = 2; await taken(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+/**
  * How the user approves: asked here, `--yes` on the command line, or later (`--propose`: the entry
  * is written with `proposedBy` and waits in needs-approval, never run, until approved; SPEC §3).
  */
@@ -240,6 +256,11 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
       : null;
   const asks = approval.kind !== 'propose' && plan.inputs.length > 0;
   if (approval.kind === 'propose') {
+    // A proposal never takes the place of an entry: that entry would stop running, and the user,
+    // approving "the same" server, would approve something else.
+    if ((await configGet(ctx.home, configPointer('servers', serverName))).found) {
+      throw new SwitchboardError('denied', `config.json already has a server "${serverName}", and a proposal never replaces one. Nothing was written; to update it, run \`switchboard install\` yourself.`);
+    }
     const needed = plan.inputs.find((i) => i.isRequired && i.default === undefined);
     if (needed) throw new SwitchboardError('bad-request', `${plan.entry.name} needs a value only you can give (${needed.label}); install it without --propose. Nothing was written.`);
   }
@@ -319,9 +340,7 @@ async function offerSignIn(serverName: string, config: Record<string, unknown>, 
 
 /** An install link that carries the entry itself (Cursor, VS Code, switchboard://…&config=). */
 async function installFromLink(link: Extract<InstallLink, { kind: 'entry' }>, values: { yes?: boolean; propose?: boolean; name?: string }, ctx: CliContext, d: InstallDeps): Promise<number> {
-  const base = values.name ?? serverKeyFor(`link/${link.name}`);
-  let serverName = base;
-  for (let n = 2; !values.name && (await configGet(ctx.home, configPointer('servers', serverName))).found; n++) serverName = `${base}-${n}`;
+  const serverName = await freeServerName(ctx, serverKeyFor(`link/${link.name}`), values.name);
   const plan = linkPlan(link, serverName);
   ctx.stdout(`An install link (${link.from}) asks to add the server "${link.name}". Check every part below before you agree.\n`);
   return (await approveAndWrite(plan, ctx, d, approvalOf(values, `an install link (${link.from})`))) ? 0 : 1;
@@ -343,12 +362,8 @@ async function installBundle(file: string, values: { yes?: boolean; propose?: bo
   const servers = await configGet(ctx.home, configPointer('servers'));
   await sweepBundles(ctx.home, (servers.value ?? {}) as Record<string, unknown>);
   const dir = bundleDir(ctx.home, bundle);
-  const plan = bundlePlan(bundle.manifest, dir, { env: ctx.env, ...(values.name ? { serverName: values.name } : {}) });
-  if (!values.name) {
-    const base = plan.serverName;
-    let n = 1;
-    while ((await configGet(ctx.home, configPointer('servers', plan.serverName))).found) plan.serverName = `${base}-${++n}`;
-  }
+  const plan = bundlePlan(bundle.manifest, dir, { env: ctx.env, proposed: values.propose === true });
+  plan.serverName = await freeServerName(ctx, plan.serverName, values.name);
   ctx.stdout(`Bundle ${bundle.manifest.name} ${bundle.manifest.version}: ${Object.keys(bundle.files).length} files, ${bundle.manifest.serverType} server (${bundle.manifest.entryPoint || 'no entry point named'}).\n`);
   const ok = await approveAndWrite(plan, ctx, d, approvalOf(values, `the bundle ${bundle.manifest.name} ${bundle.manifest.version}`), (write) =>
     withBundleLock(ctx.home, async () => {

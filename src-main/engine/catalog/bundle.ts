@@ -251,7 +251,7 @@ function systemDirs(env: NodeJS.ProcessEnv): Record<string, string> {
  * The install plan of a bundle unpacked at `dir`: its command line with every placeholder filled
  * in, and one question per user_config value it uses. Unknown placeholders stay as written.
  */
-export function bundlePlan(m: BundleManifest, dir: string, opts: { env: NodeJS.ProcessEnv; serverName?: string }): InstallPlan {
+export function bundlePlan(m: BundleManifest, dir: string, opts: { env: NodeJS.ProcessEnv; serverName?: string; proposed?: boolean }): InstallPlan {
   const fixed: Record<string, string> = { __dirname: dir, pathSeparator: path.sep, '/': path.sep, ...systemDirs(opts.env) };
   const inputs: PlanInput[] = [];
   const idOf = new Map<string, number>();
@@ -311,7 +311,7 @@ export function bundlePlan(m: BundleManifest, dir: string, opts: { env: NodeJS.P
     entry: { name: m.name, version: m.version, description: m.description, ...(m.displayName ? { title: m.displayName } : {}), packages: [], remotes: [], status: 'active' },
     serverName,
     kind: 'package',
-    source: `bundle ${m.name} ${m.version}${m.author ? ` by ${m.author}` : ''}, unpacked to ${dir}`,
+    source: `bundle ${m.name} ${m.version}${m.author ? ` by ${m.author}` : ''}, ${opts.proposed ? 'kept packed until you approve it, then unpacked to' : 'unpacked to'} ${dir}`,
     runner: m.command,
     inputs,
     command: template(m.command).template.map((p) => ('text' in p ? p.text : '')).join(''),

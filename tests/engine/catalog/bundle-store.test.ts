@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanupHomes, makeHome } from '../../helpers/home.ts';
-import { markManifest, markServer, MODE, patchCentral, renameEntries, writeZip, zip, type Entry } from './bundle-zip.ts';
+import { hostileBundles, markManifest, markServer, MODE, writeZip, type Entry } from './bundle-zip.ts';
 import { runCli, startCli } from './run-cli.ts';
 
 let root: string;
@@ -118,6 +118,33 @@ describe('a bundle keeps a folder of its own', () => {
   });
 });
 
+describe('a proposal never takes the place of an entry', () => {
+  it('--propose --name of an approved server, a link with --name of one, and a registry update proposed: refused, the entry as it was', { timeout: 60_000 }, async () => {
+    const { run } = await import('../../../src-main/cli/commands/install.ts');
+    const { catalogContext, failure } = await import('./helpers.ts');
+    const { startRegistry } = await import('../../fixtures/registry/registry-server.ts');
+    const registry = await startRegistry();
+    try {
+      writeFileSync(path.join(home, 'config.json'), JSON.stringify({ settings: { registry: registry.url }, servers: {}, profiles: {} }));
+      const ctx = catalogContext(home, { PATH: '', HOME: root }, () => undefined);
+      const answering = (...a: string[]) => ({ ask: async () => a.shift() ?? null, loginPath: async () => '' });
+      expect(await run([markBundle('good.mcpb', 'GOOD'), '--yes'], ctx)).toBe(0);
+      expect(await run(['io.github.example/weather', '--version', '1.0.0', '--yes', '--name', 'reg'], ctx, answering('sk', '', ''))).toBe(0);
+      const before = config().servers;
+      const evil = markBundle('evil.mcpb', 'EVIL');
+      const link = `cursor://anysphere.cursor-deeplink/mcp/install?name=x&config=${Buffer.from(JSON.stringify({ command: 'sh', args: ['-c', 'evil'] })).toString('base64')}`;
+      for (const args of [[evil, '--propose', '--name', 'weather'], [link, '--propose', '--name', 'weather'], [evil, '--yes', '--name', 'weather'], [link, '--yes', '--name', 'weather'], ['io.github.example/weather', '--propose']]) {
+        const e = await failure(run(args, ctx, answering()));
+        expect(e.message, args.join(' ')).toMatch(/config\.json already has a server "(weather|reg)".*Nothing was written/);
+      }
+      expect(config().servers).toEqual(before);
+      expect(runs(config().servers.weather!)).toBe('GOOD');
+    } finally {
+      await registry.close();
+    }
+  });
+});
+
 describe('entries that are not plain files, or collide, refuse the bundle', () => {
   const manifest = JSON.stringify(markManifest('weather', '1.0.0'));
   const server = markServer('X');
@@ -143,22 +170,7 @@ describe('entries that are not plain files, or collide, refuse the bundle', () =
     expect(config().servers).toEqual({});
   });
 
-  const refusals: [string, () => Uint8Array, RegExp][] = [
-    ['a device file', () => zip({ 'manifest.json': manifest, 'server.js': server, 'dev/tty0': { unix: MODE.device } }), /it contains a device file, "dev\/tty0"/],
-    ['a named pipe', () => zip({ 'manifest.json': manifest, 'server.js': server, 'fifo': { unix: MODE.fifo } }), /it contains a named pipe, "fifo"/],
-    ['an absolute path', () => zip({ 'manifest.json': manifest, '/etc/cron.d/x': 'x' }), /"\/etc\/cron\.d\/x", which points outside the bundle/],
-    ['".." inside a path', () => zip({ 'manifest.json': manifest, 'a/../../x': 'x' }), /points outside the bundle/],
-    ['a backslash path outside', () => zip({ 'manifest.json': manifest, '..\\x': 'x' }), /points outside the bundle/],
-    ['a "." or empty segment', () => zip({ 'manifest.json': manifest, 'a/./server.js': 'x' }), /is not a plain file name/],
-    ['a name twice', () => renameEntries(zip({ 'manifest.json': manifest, 'server.js': server, 'servex.js': 'evil' }), 'servex.js', 'server.js'), /it contains "server\.js" twice/],
-    ['two names that are one where case is ignored', () => zip({ 'manifest.json': manifest, 'server.js': server, 'Server.js': 'evil' }), /both "server\.js" and "Server\.js"/],
-    ['two Unicode forms of one name', () => zip({ 'manifest.json': manifest, 'caf\u00e9.js': 'a', 'cafe\u0301.js': 'b' }), /which are the same file on Windows and macOS/],
-    ['a file that is also a folder', () => zip({ 'manifest.json': manifest, data: 'file', 'data/x': 'x' }), /"data" as a file and as a folder/],
-    ['two entries sharing their data (a hard link)', () => patchCentral(zip({ 'manifest.json': manifest, 'server.js': server, 'copy.js': 'x' }), 2, { localOffsetOf: 1 }), /share their data/],
-    ['an entry whose declared size lies', () => patchCentral(zip({ 'manifest.json': manifest, 'server.js': server }), 1, { size: 10 }), /its entry "server\.js" is damaged/],
-    ['a zip bomb declaring 600 MB', () => patchCentral(zip({ 'manifest.json': manifest, 'server.js': server }), 1, { size: 600 * 1024 * 1024 }), /it unpacks to more than 500 MB/],
-  ];
-  for (const [what, make, message] of refusals) {
+  for (const [what, make, message] of hostileBundles(manifest, server)) {
     it(`refuses ${what}, and writes nothing`, async () => {
       const file = path.join(root, 'hostile.mcpb');
       writeFileSync(file, make());

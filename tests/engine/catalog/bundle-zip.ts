@@ -90,3 +90,23 @@ export function patchCentral(data: Uint8Array, index: number, patch: { size?: nu
   if (patch.localOffsetOf !== undefined) dv.setUint32(h + 42, dv.getUint32(heads[patch.localOffsetOf]! + 42, true), true);
   return out;
 }
+
+/** Bundles that must be refused whole, each with what it tries and the refusal it must get. */
+export function hostileBundles(manifest: string, server: string): [string, () => Uint8Array, RegExp][] {
+  return [
+    ['a symbolic link', () => zip({ 'manifest.json': manifest, 'server.js': server, 'server/config-link': { data: '/etc/passwd', unix: MODE.symlink } }), /it contains a symbolic link, "server\/config-link"/],
+    ['a device file', () => zip({ 'manifest.json': manifest, 'server.js': server, 'dev/tty0': { unix: MODE.device } }), /it contains a device file, "dev\/tty0"/],
+    ['a named pipe', () => zip({ 'manifest.json': manifest, 'server.js': server, fifo: { unix: MODE.fifo } }), /it contains a named pipe, "fifo"/],
+    ['an absolute path', () => zip({ 'manifest.json': manifest, '/etc/cron.d/x': 'x' }), /"\/etc\/cron\.d\/x", which points outside the bundle/],
+    ['".." inside a path', () => zip({ 'manifest.json': manifest, 'a/../../x': 'x' }), /points outside the bundle/],
+    ['a backslash path outside', () => zip({ 'manifest.json': manifest, '..\\x': 'x' }), /points outside the bundle/],
+    ['a "." or empty segment', () => zip({ 'manifest.json': manifest, 'a/./server.js': 'x' }), /is not a plain file name/],
+    ['a name twice', () => renameEntries(zip({ 'manifest.json': manifest, 'server.js': server, 'servex.js': 'evil' }), 'servex.js', 'server.js'), /it contains "server\.js" twice/],
+    ['two names that are one where case is ignored', () => zip({ 'manifest.json': manifest, 'server.js': server, 'Server.js': 'evil' }), /both "server\.js" and "Server\.js"/],
+    ['two Unicode forms of one name', () => zip({ 'manifest.json': manifest, 'caf\u00e9.js': 'a', 'cafe\u0301.js': 'b' }), /which are the same file on Windows and macOS/],
+    ['a file that is also a folder', () => zip({ 'manifest.json': manifest, data: 'file', 'data/x': 'x' }), /"data" as a file and as a folder/],
+    ['two entries sharing their data (a hard link)', () => patchCentral(zip({ 'manifest.json': manifest, 'server.js': server, 'copy.js': 'x' }), 2, { localOffsetOf: 1 }), /share their data/],
+    ['an entry whose declared size lies', () => patchCentral(zip({ 'manifest.json': manifest, 'server.js': server }), 1, { size: 10 }), /its entry "server\.js" is damaged/],
+    ['a zip bomb declaring 600 MB', () => patchCentral(zip({ 'manifest.json': manifest, 'server.js': server }), 1, { size: 600 * 1024 * 1024 }), /it unpacks to more than 500 MB/],
+  ];
+}
