@@ -3,7 +3,7 @@
 // server (POST /api/<method> with the params as the body), and over Electron IPC.
 import type { ConfigProblem } from './config/validate.ts';
 import type { ProfileConfig, ResolvedBudgets } from './config/schema.ts';
-import type { AuditEntry, AuditQuery, RunQuery, RunRecord } from './records.ts';
+import type { AuditDrop, AuditEntry, AuditQuery, RunQuery, RunRecord } from './records.ts';
 import type { ErrorData } from './errors.ts';
 import type { LimitedClientId } from './client-limits.ts';
 
@@ -311,7 +311,8 @@ export interface ControlApi {
   };
   'runs.list': { params: RunQuery; result: { runs: RunRecord[] } };
   'runs.get': { params: { id: string }; result: { run: RunRecord } };
-  'audit.list': { params: AuditQuery; result: { entries: AuditEntry[] } };
+  /** `dropped`: what the size cap removed so far, per client, newest first (absent when nothing was). */
+  'audit.list': { params: AuditQuery; result: { entries: AuditEntry[]; dropped?: AuditDrop[] } };
   'exec': { params: { profile: string; code: string; client?: string }; result: ExecResult };
   'approvals.list': { params: Record<string, never>; result: { pending: PendingApproval[] } };
   /** Approves or denies a pending call; the first decision (client or app) wins. */

@@ -37,6 +37,26 @@ export interface AuditEntry {
   id?: string;
 }
 
+/**
+ * Calls of one client whose audit entries the size cap removed (oldest first, as the cap
+ * does): a client's traffic cannot push earlier records out without this trace of it.
+ */
+export interface AuditDrop {
+  /** The client the removed entries named; `(other clients)` folds those past the list's bound. */
+  client: string;
+  count: number;
+  /** ISO 8601: the oldest and newest removed entry's time. */
+  from: string;
+  to: string;
+}
+
+/** What the size cap removed of one client, as a sentence (`when` formats an ISO time). */
+export function auditDropSentence(d: AuditDrop, when: (iso: string) => string): string {
+  const calls = `${d.count.toLocaleString('en-US')} call${d.count === 1 ? '' : 's'}`;
+  const who = d.client === '(other clients)' ? 'of other clients' : `of "${d.client}"`;
+  return `Removed to keep the audit within its size limit: ${calls} ${who}, made ${when(d.from)} to ${when(d.to)}.`;
+}
+
 export type RunErrorKind = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'budget' | 'aborted';
 export const RUN_ERROR_KINDS: readonly RunErrorKind[] = ['syntax', 'runtime', 'timeout', 'memory', 'budget', 'aborted'];
 

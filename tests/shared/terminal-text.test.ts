@@ -1,6 +1,6 @@
 // The one escape for outside text on a terminal or an approval view (issue 11, item 8).
 import { describe, expect, it } from 'vitest';
-import { terminalSafe } from '../../src-shared/terminal-text.ts';
+import { clientText, MAX_CLIENT_NAME_CHARS, terminalSafe } from '../../src-shared/terminal-text.ts';
 import { codeLoadingEnv, describeServer, isCodeLoadingEnv } from '../../src-main/engine/clients/import.ts';
 import { previewServer } from '../../src-main/engine/clients/client-control.ts';
 
@@ -56,3 +56,29 @@ describe('the import dry run', () => {
     ]);
   });
 });
+
+describe('clientText', () => {
+  it('keeps an ordinary name as it is, unicode included', () => {
+    for (const n of ['claude-ai', 'Visual Studio Code', 'cursor-vscode', 'ツール 1.0', '🚀 rocket']) expect(clientText(n)).toBe(n);
+  });
+
+  it('removes controls, bidi overrides and zero-width characters, and makes line breaks one space', () => {
+    expect(clientText('a\u001b[2Kb\u202ec\u200bd\u0007')).toBe('a[2Kbcd');
+    expect(clientText('fake\r\nClients:\n\t  x')).toBe('fake Clients: x');
+    expect(clientText('  x  ')).toBe('x');
+  });
+
+  it(`cuts past ${MAX_CLIENT_NAME_CHARS} characters with an ellipsis, never splitting a character, in bounded work`, () => {
+    const long = clientText('N'.repeat(1024 * 1024))!;
+    expect(long).toBe('N'.repeat(MAX_CLIENT_NAME_CHARS - 1) + '…');
+    const emoji = clientText('🚀'.repeat(500))!;
+    expect(Array.from(emoji)).toHaveLength(MAX_CLIENT_NAME_CHARS);
+    expect(emoji.endsWith('🚀…')).toBe(true);
+    expect(clientText('v'.repeat(50), 40)).toBe('v'.repeat(39) + '…');
+  });
+
+  it('has nothing for a non-string or a name of nothing but invisible characters', () => {
+    for (const v of [undefined, null, 42, {}, '', '   ', '\u202e\u200b\n']) expect(clientText(v)).toBeUndefined();
+  });
+});
+

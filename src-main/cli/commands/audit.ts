@@ -4,7 +4,7 @@ import { AuditLog } from '../../engine/records/audit-log.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
-import type { AuditEntry } from '../../../src-shared/records.ts';
+import { auditDropSentence, type AuditDrop, type AuditEntry } from '../../../src-shared/records.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -18,9 +18,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const paths = homePaths(ctx.home);
   const client = await SocketControlClient.connect(paths);
   let entries: AuditEntry[];
+  let dropped: AuditDrop[];
   if (client) {
     try {
-      entries = (await client.call('audit.list', q)).entries;
+      ({ entries, dropped = [] } = await client.call('audit.list', q));
     } finally {
       client.close();
     }
@@ -28,12 +29,16 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     const log = AuditLog.open(paths.auditDir);
     try {
       entries = log.list(q);
+      dropped = log.dropped();
     } finally {
       log.dispose();
     }
   }
+  // The listing stays one JSON array; what the size cap removed is said beside it, on stderr.
+  const notes = dropped.map((d) => t(auditDropSentence(d, (iso) => iso)) + '\n');
   if (values.json) {
     ctx.stdout(JSON.stringify(entries, null, 2) + '\n');
+    for (const n of notes) ctx.stderr(n);
     return 0;
   }
   if (entries.length === 0) ctx.stdout('No tool calls recorded yet.\n');
@@ -42,5 +47,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       `${t(e.time)}  ${t(e.outcome).padEnd(9)} ${t(`${e.server}.${e.tool}`).padEnd(36)} ${String(e.durationMs).padStart(6)} ms  ${t(e.profile)} · ${t(e.client)}${e.runId ? ` · run ${t(e.runId)}` : ''}\n`,
     );
   }
+  for (const n of notes) ctx.stdout(n);
   return 0;
 }
+

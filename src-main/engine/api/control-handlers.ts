@@ -42,7 +42,7 @@ export interface ControlEngine {
   readonly pins: Pick<PinStore, 'withheld' | 'changedTools'>;
   readonly secrets: SecretStore;
   readonly runs: Pick<RunStore, 'list' | 'get'>;
-  readonly audit: Pick<AuditLog, 'list'>;
+  readonly audit: Pick<AuditLog, 'list' | 'dropped'>;
   readonly approvals: Pick<ApprovalCenter, 'list' | 'decide'>;
   readonly skills: Pick<SkillStore, 'list' | 'save' | 'remove'>;
   status(): StatusReport;
@@ -177,7 +177,10 @@ export class ControlHandler {
         if (!run) throw new SwitchboardError('not-found', `No run "${p.id}" in the history.`);
         return { run };
       },
-      'audit.list': (p) => ({ entries: e.audit.list(p) }),
+      'audit.list': (p) => {
+        const dropped = e.audit.dropped(p.client);
+        return { entries: e.audit.list(p), ...(dropped.length ? { dropped } : {}) };
+      },
       'exec': async (p) => {
         const view = e.gateway.view(requireString(p.profile, 'the profile name'));
         if (!view) throw new SwitchboardError('unknown-profile', e.gateway.unknownProfileMessage(p.profile));

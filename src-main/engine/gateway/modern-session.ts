@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { TASKS_EXTENSION } from './task-bridge.ts';
 import { LOG_LEVEL_META_KEY } from './call-logs.ts';
 import { ErrorCode, McpError, type CallToolResult, type RequestId, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { clientText, MAX_CLIENT_VERSION_CHARS } from '../../../src-shared/terminal-text.ts';
 import * as requests from './profile-requests.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type SessionInit } from './session-base.ts';
 
@@ -52,13 +53,15 @@ export class ModernSession extends SessionBase {
   #caller(ctx: ServerContext): string {
     const env = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     const info = env?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
-    if (typeof info?.name === 'string') this.#clientName = info.name;
+    // What the client says of itself is cleaned and bounded here, before anything keeps it.
+    const name = clientText(info?.name);
+    if (name !== undefined) this.#clientName = name;
     // No session on HTTP: `status` lists the clients seen lately instead (recent-clients.ts).
-    if (this.transportKind === 'http') this.gateway.recentClients.seen(this.profile, this.#clientName, typeof info?.version === 'string' ? info.version : undefined);
+    if (this.transportKind === 'http') this.gateway.recentClients.seen(this.profile, this.#clientName, clientText(info?.version, MAX_CLIENT_VERSION_CHARS));
     const caps = env?.[CLIENT_CAPABILITIES_META_KEY];
     if (caps && typeof caps === 'object') this.#clientCaps = caps as Record<string, unknown>;
     this.lastActive = Date.now();
-    return typeof info?.name === 'string' ? info.name : this.#clientName;
+    return name ?? this.#clientName;
   }
 
   #install(): void {

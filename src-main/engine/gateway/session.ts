@@ -30,6 +30,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { clientText } from '../../../src-shared/terminal-text.ts';
 import * as requests from './profile-requests.ts';
 import { FastToolCalls } from './fast-calls.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type ListKind, type SessionInit } from './session-base.ts';
@@ -51,6 +52,7 @@ export class ClientSession extends SessionBase {
   /** Lists the client holds (it listed them, or held them before a resume): only those can go stale. */
   readonly #holdsList: Record<ListKind, boolean> = { tools: false, resources: false, prompts: false };
   #logLevel = 'info';
+  #named: { info: unknown; name: string } | undefined;
   /** list_changed notifications waiting for their window to close. */
   readonly #changeTimers = new Map<ListKind, NodeJS.Timeout>();
 
@@ -65,8 +67,13 @@ export class ClientSession extends SessionBase {
     return this.server.getClientVersion() !== undefined;
   }
 
+  /** Its initialize's clientInfo.name, cleaned and bounded (clientText): records and status keep this. */
   get clientName(): string {
-    return this.server.getClientVersion()?.name ?? 'unknown';
+    const info = this.server.getClientVersion();
+    const named = this.#named;
+    if (named && named.info === info) return named.name;
+    this.#named = { info, name: clientText(info?.name) ?? 'unknown' };
+    return this.#named.name;
   }
 
   override listed(kind: ListKind): void {

@@ -1,5 +1,6 @@
 // The audit log (SPEC §6): one entry per tool call, direct or from code, newest first.
-import type { AuditEntry, AuditQuery } from '../../../src-shared/records.ts';
+import type { AuditDrop, AuditEntry, AuditQuery } from '../../../src-shared/records.ts';
+import { AuditDrops } from './audit-drops.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
 import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
@@ -11,19 +12,24 @@ export type AuditLogOptions = RecordStoreOptions;
 
 export class AuditLog {
   readonly #log: SegmentLog<AuditEntry>;
+  readonly #drops: AuditDrops;
 
-  private constructor(log: SegmentLog<AuditEntry>) {
+  private constructor(log: SegmentLog<AuditEntry>, drops: AuditDrops) {
     this.#log = log;
+    this.#drops = drops;
   }
 
   static open(dir: string, opts: AuditLogOptions = {}): AuditLog {
+    // Entries the size cap removes leave a trace per client (audit-drops.ts).
+    const drops = new AuditDrops(dir);
     const log = SegmentLog.open<AuditEntry>(dir, {
       ...storeBasics<AuditEntry>(opts, DEFAULT_AUDIT_MAX_BYTES),
       tags: ['profile', 'server', 'client', 'outcome'],
       index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, e.client, e.outcome] }),
       searchText: (e) => [e.tool, e.server, e.client],
+      capDrops: { tag: 'client', report: (groups) => drops.add(groups) },
     });
-    return new AuditLog(log);
+    return new AuditLog(log, drops);
   }
 
   /** Stores one entry (redacted, with an id when it has none). Never throws. */
@@ -41,6 +47,12 @@ export class AuditLog {
       before: q.before,
       limit: q.limit,
     });
+  }
+
+  /** What the size cap removed, per client, newest first; only `client`'s when given. */
+  dropped(client?: string): AuditDrop[] {
+    const all = this.#drops.list();
+    return client ? all.filter((d) => d.client === client) : all;
   }
 
   count(): number {

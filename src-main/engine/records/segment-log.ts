@@ -56,6 +56,19 @@ export interface SegmentLogOptions<R> {
   onError?: (err: Error) => void;
   /** Records the disk refused are kept in memory (until restart) up to this many bytes. Defaults to 8 MB. */
   maxUnwrittenBytes?: number;
+  /**
+   * Told what the size cap removed, grouped by the value of one tag (the audit: per client), so
+   * that records pushed out by one writer's traffic leave a trace of what they were.
+   */
+  capDrops?: { tag: string; report: (groups: CapDrop[]) => void };
+}
+
+/** Records of one group the size cap removed at once: how many, and the span of their times (ms). */
+export interface CapDrop {
+  value: string;
+  count: number;
+  from: number;
+  to: number;
 }
 
 /** What the audit log and the run store take when opened. */
@@ -435,6 +448,20 @@ export class SegmentLog<R> {
   }
 
   #enforceCaps(): void {
+    const drops = this.#opts.capDrops;
+    const tag = drops ? this.#opts.tags.indexOf(drops.tag) : -1;
+    const groups = new Map<string, CapDrop>();
+    const count = (p: number): void => {
+      const value = this.#index.string(this.#index.tag(p, tag));
+      const time = this.#index.time(p);
+      const g = groups.get(value);
+      if (!g) groups.set(value, { value, count: 1, from: time, to: time });
+      else {
+        g.count++;
+        g.from = Math.min(g.from, time);
+        g.to = Math.max(g.to, time);
+      }
+    };
     while (this.diskBytes() > this.#opts.maxBytes && this.#segments.length > 1) {
       const seg = this.#segments.shift()!;
       for (const file of [this.#segmentPath(seg.seq), this.#indexPath(seg.seq)]) {
@@ -448,9 +475,12 @@ export class SegmentLog<R> {
       this.#index.dropFrontWhile((p) => {
         const s = this.#index.seg(p);
         if (s === UNWRITTEN) this.#forgetUnwritten(p);
-        return s === seg.seq || s >= GONE;
+        const drop = s === seg.seq || s >= GONE;
+        if (drop && s !== GONE && tag >= 0) count(p);
+        return drop;
       });
     }
+    if (groups.size > 0) drops!.report([...groups.values()]);
     while (this.#unwrittenBytes > this.#maxUnwritten && this.#unwritten.size > 0) {
       const oldest = this.#unwritten.keys().next().value!;
       this.#forgetUnwritten(oldest);

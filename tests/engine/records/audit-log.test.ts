@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../../src-main/engine/records/audit-log.ts';
+import { MAX_DROP_CLIENTS, OTHER_CLIENTS } from '../../../src-main/engine/records/audit-drops.ts';
 import type { AuditEntry } from '../../../src-shared/records.ts';
 import { iso, makeAudit, tempDir } from './fixtures.ts';
 
@@ -67,4 +68,35 @@ describe('AuditLog', () => {
     log.append(makeAudit(1, { outcome: 'error', error: 'rejected ghp_0123456789abcdefghijABCDEFGHIJ' }));
     expect(log.list({})[0]!.error).toBe('rejected [redacted]');
   });
+
+  it('when the size cap removes entries, keeps whose they were (count and time span per client), across a restart', () => {
+    log.dispose();
+    log = AuditLog.open(dir, { maxBytes: 8_000, segmentBytes: 2_000 });
+    for (let i = 0; i < 5; i++) log.append(makeAudit(i, { client: 'earlier' }));
+    expect(log.dropped()).toEqual([]);
+    // One client's flood pushes the earlier entries out; that leaves a trace of both.
+    for (let i = 5; i < 200; i++) log.append(makeAudit(i, { client: 'flood' }));
+    expect(log.list({ client: 'earlier' })).toEqual([]);
+    const dropped = log.dropped();
+    expect(dropped.map((d) => d.client)).toEqual(['flood', 'earlier']);
+    expect(dropped[1]).toEqual({ client: 'earlier', count: 5, from: iso(0), to: iso(4) });
+    expect(dropped[0]!.count + log.count()).toBe(195);
+    expect(dropped[0]!.from).toBe(iso(5));
+    log.dispose();
+    log = AuditLog.open(dir, { maxBytes: 8_000, segmentBytes: 2_000 });
+    expect(log.dropped()).toEqual(dropped);
+    expect(log.dropped('earlier')).toEqual([dropped[1]]);
+  });
+
+  it(`keeps the trace of at most ${MAX_DROP_CLIENTS} clients, folding the rest into one line`, () => {
+    log.dispose();
+    log = AuditLog.open(dir, { maxBytes: 8_000, segmentBytes: 2_000 });
+    for (let i = 0; i < 400; i++) log.append(makeAudit(i, { client: `rotating-${i}` }));
+    const dropped = log.dropped();
+    expect(dropped.length).toBe(MAX_DROP_CLIENTS);
+    const other = dropped.find((d) => d.client === OTHER_CLIENTS)!;
+    expect(other.count).toBeGreaterThan(100);
+    expect(dropped.reduce((n, d) => n + d.count, 0) + log.count()).toBe(400);
+  });
 });
+
