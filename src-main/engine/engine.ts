@@ -90,7 +90,7 @@ export class Engine implements ControlEngine {
       secretValues: this.secretValues,
       clientInfo: { name: 'switchboard', version: VERSION },
       onServerRequest: async (server, request, extra) =>
-        (await gateway.serverRequest(server, request as ServerRequest, extra.signal, extra.calls)) as Record<string, unknown>,
+        (await gateway.serverRequest(server, request as ServerRequest, extra.signal, extra)) as Record<string, unknown>,
       onNotification: (server, notification) => gateway.serverNotification(server, notification as ServerNotification),
     });
     const runner = new CodeRunner({

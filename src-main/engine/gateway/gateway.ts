@@ -3,13 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, ServerNotification, ServerRequest, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type ServerNotification, type ServerRequest, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ApprovalRecord, AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
 import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
-import { answerWithoutClient } from '../upstream/answer-without-client.ts';
+import { answerWithoutClient, callEndedMessage } from '../upstream/answer-without-client.ts';
 import type { DirectCalls } from '../upstream/direct-calls.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
@@ -451,26 +451,62 @@ export class Gateway implements GatewayPort {
   }
 
   /**
-   * Routes a request an upstream makes of its client (sampling, elicitation): to the client
-   * with a call in flight to that server, else the most recently active client of a profile
-   * including it, else the gateway answers (declined). Roots are the RootsRouter's (roots.ts).
+   * Routes a request an upstream makes of its client (sampling, elicitation) to the client whose
+   * call it belongs to, and only to it (SPEC §5). `tie` is what the upstream's connection proves:
+   * the call itself (a 2026-07-28 `input_required`, a request on a call's Streamable HTTP
+   * stream), else the calls in flight to that server (stdio carries no link). Untied, it is that
+   * client's only when one call is in flight, or when all of them are one 2025 session's; else it
+   * is refused, never guessed. Made outside any call, it goes to the most recently active 2025
+   * client of a profile including the server, else the gateway answers (declined). Roots are
+   * the RootsRouter's (roots.ts).
    */
-  async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, calls: unknown[] = []): Promise<unknown> {
+  async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, tie: { call?: { context: unknown }; calls: unknown[] } = { calls: [] }): Promise<unknown> {
     // Roots never follow "whoever is active": see roots.ts.
     if (request.method === 'roots/list') return this.#roots.answer(server, signal);
-    // The upstream hands back the context of its calls in flight, oldest first.
-    // On Streamable HTTP a request must name the client request it belongs to, or it goes to a
-    // stream the client may not have opened.
-    const origin = calls.find((c): c is CallOrigin => c instanceof Object && (c as CallOrigin).session instanceof SessionBase && (this.sessions.has((c as CallOrigin).session) || this.inputs.owns((c as CallOrigin).requestId)));
-    let target = origin?.session;
-    if (!target) {
-      for (const s of this.sessions) {
-        // A 2026-07-28 client can be asked only within its own call (origin above).
-        if (s.era === 'legacy' && s.view?.includes(server) && (!target || s.lastActive > target.lastActive)) target = s;
-      }
-    }
+    const origin = tie.call ? this.#tiedOrigin(server, tie.call.context) : tie.calls.length > 0 ? this.#provenOrigin(server, tie.calls) : undefined;
+    // null: a call no client made (Switchboard's own); the gateway answers for it.
+    const target = origin === null ? undefined : origin ? origin.session : this.#mostRecentlyActive(server);
     if (target && target.accepts(request.method)) return target.forwardRequest(request, signal, origin?.requestId);
     return answerWithoutClient(request.method);
+  }
+
+  /** Outside any call: the most recently active 2025 client of a profile including the server (a 2026-07-28 one can be asked only within its own call). */
+  #mostRecentlyActive(server: string): SessionBase | undefined {
+    let target: SessionBase | undefined;
+    for (const s of this.sessions) {
+      if (s.era === 'legacy' && s.view?.includes(server) && (!target || s.lastActive > target.lastActive)) target = s;
+    }
+    return target;
+  }
+
+  /** A call's context as a live client call; null for a call no client made (the gateway's own). */
+  #origin(context: unknown): CallOrigin | null | 'ended' {
+    const o = context as CallOrigin | undefined;
+    if (!(o instanceof Object) || !(o.session instanceof SessionBase)) return null;
+    return this.sessions.has(o.session) || this.inputs.owns(o.requestId) ? o : 'ended';
+  }
+
+  #tiedOrigin(server: string, context: unknown): CallOrigin | null {
+    const o = this.#origin(context);
+    if (o === 'ended') throw new McpError(ErrorCode.InvalidRequest, callEndedMessage(server));
+    return o;
+  }
+
+  /**
+   * Whose a request is that the connection did not tie to a call, when the calls in flight prove
+   * it: the only call, or calls that all come from one 2025 session (which can be asked outside
+   * a particular call). Anything else is refused.
+   */
+  #provenOrigin(server: string, calls: unknown[]): CallOrigin | null {
+    if (calls.length === 1) return this.#tiedOrigin(server, calls[0]);
+    const origins = calls.map((c) => this.#origin(c));
+    const first = origins[0];
+    if (first instanceof Object && first.session.era === 'legacy' && origins.every((o) => o instanceof Object && o.session === first.session)) return first;
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `Switchboard cannot tell which call this question belongs to: ${calls.length} calls of different clients are running on ${server}, and its connection does not say which call asked. ` +
+        'Nobody was asked; ask again when only one call is running (a server reached over Streamable HTTP can tie its questions to their call).',
+    );
   }
 
   /** A client changed its roots: servers that follow that client's roots ask again. */

@@ -11,3 +11,8 @@ export function answerWithoutClient(method: string): Record<string, unknown> {
   // an internal error): the client side lacks the method, as a client without sampling would.
   throw new McpError(ErrorCode.MethodNotFound, `No connected client can answer ${method}: connect a client that supports it (sampling needs one).`);
 }
+
+/** What a server is told when it asks within a call that has ended: nobody is asked. */
+export function callEndedMessage(server: string): string {
+  return `The call this question of ${server} belongs to has ended, so nobody was asked.`;
+}

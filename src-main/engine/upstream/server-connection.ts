@@ -7,6 +7,7 @@
 // (what a failure is called).
 import path from 'node:path';
 import { Client, ProtocolError, ProtocolErrorCode, type Transport } from '@modelcontextprotocol/client';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 // The engine's own vocabulary for MCP shapes (the same JSON in both SDK generations).
 import type { CallToolRequest, CallToolResult, Progress, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
@@ -16,6 +17,8 @@ import { ServerLog } from './server-log.ts';
 import { RedactingServerLog } from '../trust/redacting-server-log.ts';
 import { SDK_STDIO_MESSAGE_BYTES, type ChildStdioTransport } from './stdio-transport.ts';
 import { DirectCalls } from './direct-calls.ts';
+import { CALL_HEADER, type StreamTies } from './stream-ties.ts';
+import { answerInputRounds } from './input-rounds.ts';
 import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
 import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -28,14 +31,22 @@ import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { mendToolLists } from './lenient-catalog.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
-import { answerWithoutClient } from './answer-without-client.ts';
+import { answerWithoutClient, callEndedMessage } from './answer-without-client.ts';
 import { proposedBy } from '../trust/proposals.ts';
 import { callFailure, crashMessage, startErrorMessage, unavailableError, type FailureContext } from './upstream-errors.ts';
 
 export interface ServerRequestExtra {
   /** Aborted when the server cancels its request or the connection ends. */
   signal: AbortSignal;
-  /** `context` of this server's calls in flight, oldest first: who the request most likely belongs to. */
+  /**
+   * The call the request belongs to, when the connection says so: a 2026-07-28 call's own
+   * `input_required`, or a request on a call's Streamable HTTP response stream. Its `context`.
+   */
+  call?: { context: unknown };
+  /**
+   * Without `call`: the `context` of every call in flight to this server, oldest first (none: the
+   * request was made outside any call). They only bound whose it can be; the gateway decides.
+   */
   calls: unknown[];
 }
 
@@ -83,7 +94,7 @@ export interface UpstreamOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
-  /** Opaque to us; handed back in ServerRequestExtra.calls so requests can be routed to the caller. */
+  /** Opaque to us; handed back in ServerRequestExtra (call or calls) so requests can be routed to the caller. */
   context?: unknown;
   /** Log level a 2026-07-28 server is asked to log at during this call (its `_meta`); 2025 servers log as they do. */
   logLevel?: string;
@@ -113,6 +124,8 @@ export class Upstream {
   #subscriptions: ModernSubscriptions | undefined;
   /** The tools/call fast path's lane on a ready 2025-era stdio connection (direct-calls.ts). */
   #direct: DirectCalls | undefined;
+  /** Which call a server request came with, on a Streamable HTTP connection (stream-ties.ts). */
+  #ties: StreamTies | undefined;
   #protocol: string | null = null;
   readonly #era = new EraVerdict();
   #generation = 0;
@@ -371,19 +384,29 @@ export class Upstream {
         await (method === 'resources/subscribe' ? subs.subscribe(uri) : subs.unsubscribe(uri));
         return {};
       }
+      const modern = client.getProtocolEra() === 'modern';
       const options = {
         signal: ctrl.signal,
         // Our own timer decides; this only keeps the SDK's 60 s default out of the way.
         timeout: sec * 1000 + 60_000,
         onprogress: opts.onProgress,
+        // 2026-07-28: an `input_required` result comes back to us, to be answered for this call
+        // alone (input-rounds.ts); the SDK's own loop would not say whose call asked.
+        ...(modern ? { allowInputRequired: true } : {}),
+        // Streamable HTTP: the server's requests on this call's stream are this call's.
+        ...(this.#ties ? { headers: { [CALL_HEADER]: String(id) } } : {}),
       };
-      const request = { method, params: params as Record<string, unknown> | undefined };
-      // Spec methods get the SDK's result handling (and, on 2026-07-28, its multi round-trip
-      // input handling through our elicitation/sampling handlers); anything else is relayed as is.
+      // Spec methods get the SDK's result handling; anything else is relayed as is.
       // A task-augmented call answers with a task, not a CallToolResult: relayed as is.
-      return SPEC_METHODS.has(method) && (params as { task?: unknown } | undefined)?.task === undefined
-        ? ((await client.request(request as { method: 'tools/call' }, options)) as Record<string, unknown>)
-        : ((await client.request(request, ANY_RESULT, options)) as Record<string, unknown>);
+      const typed = SPEC_METHODS.has(method) && (params as { task?: unknown } | undefined)?.task === undefined;
+      const send = (p: unknown): Promise<Record<string, unknown>> => {
+        const request = { method, params: p as Record<string, unknown> | undefined };
+        return (typed ? client.request(request as { method: 'tools/call' }, options) : client.request(request, ANY_RESULT, options)) as Promise<Record<string, unknown>>;
+      };
+      const first = await send(params);
+      if (!modern) return first;
+      const answer = (ask: { method: string; params?: Record<string, unknown> }, signal: AbortSignal) => this.#answerServer(ask, { signal, call: { context: opts.context }, calls: [] });
+      return await answerInputRounds(first, params as Record<string, unknown> | undefined, { what, signal: ctrl.signal, answer, retry: send });
     } catch (err) {
       if (timedOut) throw new SwitchboardError('timeout', `${what} took longer than ${sec} s (callTimeoutSec) and was cancelled`);
       if (opts.signal?.aborted) throw new SwitchboardError('cancelled', `${what} was cancelled`);
@@ -459,6 +482,7 @@ export class Upstream {
       });
       transport = made.transport;
       if (made.stdio) this.#stdio = made.stdio;
+      this.#ties = made.ties;
       if (gen !== this.#generation) {
         await transport.close();
         return;
@@ -584,6 +608,7 @@ export class Upstream {
     this.#transport = undefined;
     this.#subscriptions = undefined;
     this.#direct = undefined;
+    this.#ties = undefined;
     this.#protocol = null;
     await subs?.close();
     if (client) await client.close().catch(() => {});
@@ -612,6 +637,35 @@ export class Upstream {
     this.#opts.onState?.(this.name);
   }
 
+  // ---- the server's own requests ------------------------------------------------------------
+
+  /**
+   * Whose call a request the server sent on the wire belongs to (ServerRequestExtra): the call
+   * whose Streamable HTTP stream carried it, else every call in flight (stdio and the old SSE
+   * transport carry no link between a request and a call).
+   */
+  #tieOf(requestId: unknown): Pick<ServerRequestExtra, 'call' | 'calls'> {
+    const call = this.#ties?.take(requestId);
+    if (call === undefined) return { calls: [...this.#inflight.values()] };
+    if (!this.#inflight.has(call)) {
+      throw new McpError(ErrorCode.InvalidRequest, callEndedMessage(this.name));
+    }
+    return { call: { context: this.#inflight.get(call) }, calls: [] };
+  }
+
+  /**
+   * Answers a request of the server (sampling, elicitation, roots), whether it came on the wire or
+   * inside a 2026-07-28 `input_required` result. Roots come from config.json unless the server
+   * opted in to its client's (roots.ts): a shared server is never steered by whichever client
+   * happens to be connected.
+   */
+  #answerServer(request: { method: string; params?: Record<string, unknown> }, extra: ServerRequestExtra): Promise<Record<string, unknown>> {
+    if (request.method === 'roots/list' && !followsClientRoots(this.#config)) return Promise.resolve(configuredRoots(this.#config));
+    const handler = this.#opts.onServerRequest;
+    if (handler) return handler(this.name, request, extra);
+    return Promise.resolve().then(() => answerWithoutClient(request.method));
+  }
+
   // ---- client --------------------------------------------------------------------------------
 
   #makeClient(gen: number): Client {
@@ -629,19 +683,11 @@ export class Upstream {
     };
     // On a 2025-era connection these answer the server's own requests; on 2026-07-28 the SDK
     // calls the same handlers to fulfil an `input_required` result, then retries the call.
-    const relay = (method: string) => async (request: { params?: Record<string, unknown> }, ctx: { mcpReq: { signal: AbortSignal } }) => {
-      const handler = this.#opts.onServerRequest;
-      const req = { method, params: request.params };
-      if (handler) return handler(this.name, req, { signal: ctx.mcpReq.signal, calls: [...this.#inflight.values()] });
-      return answerWithoutClient(method);
-    };
+    const relay = (method: string) => async (request: { id?: unknown; params?: Record<string, unknown> }, ctx: { mcpReq: { id: unknown; signal: AbortSignal } }) =>
+      this.#answerServer({ method, params: request.params }, { signal: ctx.mcpReq.signal, ...this.#tieOf(ctx.mcpReq.id) });
     client.setRequestHandler('sampling/createMessage', relay('sampling/createMessage') as never);
     client.setRequestHandler('elicitation/create', relay('elicitation/create') as never);
-    // Roots are answered from config.json unless the server opted in to its client's (roots.ts):
-    // a shared server must never be steered by whichever client happens to be connected.
-    const relayRoots = relay('roots/list');
-    client.setRequestHandler('roots/list', (async (request: { params?: Record<string, unknown> }, ctx: { mcpReq: { signal: AbortSignal } }) =>
-      followsClientRoots(this.#config) ? relayRoots(request, ctx) : configuredRoots(this.#config)) as never);
+    client.setRequestHandler('roots/list', relay('roots/list') as never);
     // A server may announce a change before it has even answered initialize (server-everything
     // does); the catalog fetched right after initialize covers those, so only later ones refresh.
     const onChanged = (kind: CatalogKind) => async () => {

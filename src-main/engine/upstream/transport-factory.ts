@@ -11,6 +11,7 @@ import { loginShellPath, resolveCommand } from './command-resolve.ts';
 import type { ServerLog } from './server-log.ts';
 import { ChildStdioTransport } from './stdio-transport.ts';
 import type { UpstreamAuth } from './oauth/upstream-auth.ts';
+import { StreamTies } from './stream-ties.ts';
 
 /** A ready-made error that retrying will not fix (missing secret or command): no backoff loop. */
 export class FatalStartError extends SwitchboardError {}
@@ -28,6 +29,8 @@ export interface MadeTransport {
   transport: Transport;
   /** Set for local servers: the child's pid and exit. */
   stdio?: ChildStdioTransport;
+  /** Set for Streamable HTTP: which call each server request came with (stream-ties.ts). */
+  ties?: StreamTies;
 }
 
 export async function makeTransport(name: string, cfg: ServerConfig, deps: TransportDeps): Promise<MadeTransport> {
@@ -40,8 +43,11 @@ export async function makeTransport(name: string, cfg: ServerConfig, deps: Trans
     const auth = deps.auth ? { authProvider: deps.auth.provider as never, fetch: deps.auth.fetch as never } : {};
     // Loaded on first use: an engine with only local servers does not pay their memory.
     const { SSEClientTransport, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    // The old HTTP+SSE transport carries every server message on one stream: nothing ties them to a call.
     if (cfg.transport === 'sse') return { transport: new SSEClientTransport(url, { requestInit: { headers }, ...auth }) };
-    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth }) };
+    const ties = new StreamTies();
+    const fetch = ties.fetch(deps.auth?.fetch as never);
+    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth, fetch: fetch as never }), ties };
   }
   const command = cfg.command!;
   const configured = resolveValues(name, cfg.env, 'env', deps.resolveSecret);

@@ -104,17 +104,17 @@ describe('features over a modern upstream', () => {
     expect(read.contents).toEqual([{ uri: 'ui://v2/panel', mimeType: 'text/html;profile=mcp-app', text: '<p>panel</p>' }]);
   });
 
-  it('turns an input_required result into an elicitation/create for the caller, with the calls in flight', async () => {
-    const asked: { method: string; calls: unknown[]; message?: unknown }[] = [];
+  it('turns an input_required result into an elicitation/create tied to the call that got it', async () => {
+    const asked: { method: string; call: unknown; calls: unknown[]; message?: unknown }[] = [];
     const up = s.upstream('modern', fixture('v2-modern.mjs'), {
       onServerRequest: async (_server, req, extra) => {
-        asked.push({ method: req.method, calls: extra.calls, message: req.params?.message });
+        asked.push({ method: req.method, call: extra.call, calls: extra.calls, message: req.params?.message });
         return { action: 'accept', content: { name: 'Grace' } };
       },
     });
     await up.waitReady(15_000);
     expect(text(await up.callTool({ name: 'ask', arguments: {} }, { context: 'client-A' }))).toBe('hello Grace');
-    expect(asked).toEqual([{ method: 'elicitation/create', calls: ['client-A'], message: 'What is your name?' }]);
+    expect(asked).toEqual([{ method: 'elicitation/create', call: { context: 'client-A' }, calls: [], message: 'What is your name?' }]);
   });
 
   it('relays progress from a modern upstream', async () => {

@@ -1,0 +1,192 @@
+// A server's question (elicitation, sampling, a 2026-07-28 `input_required`) reaches only the
+// client whose call it belongs to (SPEC §5), on a real `switchboard serve` with clients of both
+// eras on /mcp: a 2025 session client and a 2026-07-28 stateless one (the v2 client SDK), one
+// server shared by two profiles. Per upstream kind: a v1-SDK server over stdio (no link between
+// a question and a call: only provable with one call in flight, or all of one 2025 session), the
+// same server over Streamable HTTP (a question on a call's stream is that call's) and a v2-SDK
+// 2026-07-28 server (the question is in the call's own result).
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { cleanupHomes, fixtureServer, makeHome, shimClient } from '../../helpers/home.ts';
+import { serve, type Served } from '../../helpers/serve.ts';
+import { askedClient, askersOverHttp, sleep, waitForTools, type AskedClient } from '../../helpers/asked-clients.ts';
+
+let s: Served;
+let home: string;
+let http: ChildProcess;
+const clients: AskedClient[] = [];
+beforeAll(async () => {
+  const h = await askersOverHttp();
+  http = h.child;
+  home = makeHome({
+    servers: { m: fixtureServer('askers.mjs'), h: { url: h.url }, v: fixtureServer('v2-modern.mjs') },
+    profiles: { p: { servers: ['m', 'h', 'v'] }, q: { servers: ['m', 'h', 'v'] } },
+  });
+  s = await serve(home);
+  const probe = await client('p', 'legacy', 'probe');
+  await waitForTools(probe, ['m__slow', 'h__ask', 'v__ask']);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.client.close().catch(() => {})));
+  await s?.stop();
+  http?.kill('SIGKILL');
+  await cleanupHomes();
+});
+
+async function client(profile: string, era: 'legacy' | 'modern', name: string): Promise<AskedClient> {
+  const c = await askedClient(s, profile, era, name);
+  clients.push(c);
+  return c;
+}
+
+/** A slow call in flight on `server` for `a` while `b` asks; both outcomes. */
+async function askDuringSlowCall(a: AskedClient, b: AskedClient, server: 'm' | 'h' | 'v') {
+  const slow = server === 'v' ? a.call('v__progress', { steps: 150 }) : a.call(`${server}__slow`, { ms: 2500 });
+  await sleep(500);
+  const ask = await b.call(`${server}__ask`, { who: b.name });
+  return { slow: await slow, ask };
+}
+
+const REFUSED = /Switchboard cannot tell which call this question belongs to: 2 calls of different clients are running on m/;
+
+describe('a v1-SDK server over stdio: no link on the wire', () => {
+  it("never puts a 2026-07-28 client's question to the 2025 client of another profile whose slow call is running (issue 20 finding 5): it is refused", async () => {
+    const a = await client('p', 'legacy', 'A-2025');
+    const b = await client('q', 'modern', 'B-2026');
+    const { slow, ask } = await askDuringSlowCall(a, b, 'm');
+    expect(a.asked).toEqual([]);
+    expect(slow.text).toBe('slow done after 2500');
+    expect(ask.isError).toBe(true);
+    expect(ask.text).toMatch(REFUSED);
+    expect(b.asked).toEqual([]);
+  });
+
+  it("never hands one 2026-07-28 client's question to another's slow call as input_required", async () => {
+    const a = await client('p', 'modern', 'A2-2026');
+    const b = await client('q', 'modern', 'B2-2026');
+    const { slow, ask } = await askDuringSlowCall(a, b, 'm');
+    expect(a.asked).toEqual([]);
+    expect(slow).toEqual({ text: 'slow done after 2500', isError: false });
+    expect(ask.text).toMatch(REFUSED);
+  });
+
+  it('refuses within one profile too, for either era asking', async () => {
+    const a = await client('p', 'modern', 'A3-2026');
+    const b = await client('p', 'legacy', 'B3-2025');
+    const { ask } = await askDuringSlowCall(a, b, 'm');
+    expect(ask.text).toMatch(REFUSED);
+    expect([...a.asked, ...b.asked]).toEqual([]);
+  });
+
+  it('asks the caller when its call is the only one running (elicitation and sampling, both eras)', async () => {
+    const a = await client('p', 'legacy', 'A4-2025');
+    const b = await client('q', 'modern', 'B4-2026');
+    expect((await a.call('m__ask', { who: 'A4' })).text).toBe('A4 was answered: {"action":"accept","content":{"name":"A4-2025"}}');
+    expect((await b.call('m__ask', { who: 'B4' })).text).toBe('B4 was answered: {"action":"accept","content":{"name":"B4-2026"}}');
+    expect((await b.call('m__sample', { who: 'B4' })).text).toBe('B4 was sampled: B4-2026 samples');
+    expect(a.asked).toEqual(['Question for A4']);
+    expect(b.asked).toEqual(['Question for B4', 'Sample for B4']);
+  });
+
+  it('asks a 2025 client whose own calls are all that is running', async () => {
+    const a = await client('p', 'legacy', 'A5-2025');
+    const { slow, ask } = await askDuringSlowCall(a, a, 'm');
+    expect(slow.text).toBe('slow done after 2500');
+    expect(ask.text).toBe('A5-2025 was answered: {"action":"accept","content":{"name":"A5-2025"}}');
+    expect(a.asked).toEqual(['Question for A5-2025']);
+  });
+});
+
+describe('the same server over Streamable HTTP: a question travels on its call\'s stream', () => {
+  it('puts the question to its own caller while another profile\'s slow call runs', async () => {
+    const a = await client('p', 'legacy', 'A6-2025');
+    const b = await client('q', 'modern', 'B6-2026');
+    const { slow, ask } = await askDuringSlowCall(a, b, 'h');
+    expect(slow.text).toBe('slow done after 2500');
+    expect(ask.text).toBe('B6-2026 was answered: {"action":"accept","content":{"name":"B6-2026"}}');
+    expect(a.asked).toEqual([]);
+    expect(b.asked).toEqual(['Question for B6-2026']);
+  });
+
+  it('gives two clients asking at once each their own question and answer', async () => {
+    const a = await client('p', 'legacy', 'A7-2025');
+    const b = await client('p', 'modern', 'B7-2026');
+    const [ra, rb] = await Promise.all([a.call('h__ask', { who: 'A7' }), b.call('h__ask', { who: 'B7' })]);
+    expect(ra.text).toBe('A7 was answered: {"action":"accept","content":{"name":"A7-2025"}}');
+    expect(rb.text).toBe('B7 was answered: {"action":"accept","content":{"name":"B7-2026"}}');
+    expect(a.asked).toEqual(['Question for A7']);
+    expect(b.asked).toEqual(['Question for B7']);
+  });
+
+  it('refuses a question the server sent on no call\'s stream while calls of two clients run', async () => {
+    const a = await client('p', 'legacy', 'A8-2025');
+    const b = await client('q', 'modern', 'B8-2026');
+    const slow = a.call('h__slow', { ms: 2500 });
+    await sleep(500);
+    const loose = await b.call('h__ask_loose', { who: 'B8' });
+    await slow;
+    expect(loose.text).toMatch(/Switchboard cannot tell which call this question belongs to: 2 calls of different clients are running on h/);
+    expect([...a.asked, ...b.asked]).toEqual([]);
+  });
+});
+
+describe('a 2026-07-28 server: the question is in its call\'s own result', () => {
+  it('puts it to the caller only, while another client\'s call runs', async () => {
+    const a = await client('p', 'legacy', 'A9-2025');
+    const b = await client('q', 'modern', 'B9-2026');
+    const { slow, ask } = await askDuringSlowCall(a, b, 'v');
+    expect(slow.text).toBe('done');
+    expect(ask.text).toBe('hello B9-2026');
+    expect(a.asked).toEqual([]);
+    expect(b.asked).toEqual(['What is your name?']);
+  });
+
+  it('gives two clients asking at once each their own answer', async () => {
+    const a = await client('p', 'modern', 'A10-2026');
+    const b = await client('q', 'legacy', 'B10-2025');
+    const [ra, rb] = await Promise.all([a.call('v__ask'), b.call('v__ask')]);
+    expect(ra.text).toBe('hello A10-2026');
+    expect(rb.text).toBe('hello B10-2025');
+    expect(a.asked).toEqual(['What is your name?']);
+    expect(b.asked).toEqual(['What is your name?']);
+  });
+});
+
+describe('a 2025 client over the shim socket (the tools/call fast path)', () => {
+  async function shimAsked(profile: string, name: string) {
+    const asked: string[] = [];
+    const c = await shimClient(home, profile, { name, capabilities: { elicitation: {} } });
+    c.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(String(req.params.message));
+      return { action: 'accept', content: { name } };
+    });
+    const call = async (tool: string, args: Record<string, unknown>) => {
+      const r = (await c.callTool({ name: tool, arguments: args }, undefined, { timeout: 60_000 })) as { content: { text: string }[] };
+      return r.content[0]!.text;
+    };
+    return { c, asked, call };
+  }
+
+  it("never puts another client's question to it while its slow call runs", async () => {
+    const a = await shimAsked('p', 'A11-shim');
+    const b = await client('q', 'modern', 'B11-2026');
+    const slow = a.call('m__slow', { ms: 2500 });
+    await sleep(500);
+    const ask = await b.call('m__ask', { who: 'B11' });
+    expect(await slow).toBe('slow done after 2500');
+    expect(ask.text).toMatch(REFUSED);
+    expect(a.asked).toEqual([]);
+    await a.c.close();
+  });
+
+  it('is asked when its own calls are all that run', async () => {
+    const a = await shimAsked('p', 'A12-shim');
+    const slow = a.call('m__slow', { ms: 2500 });
+    await sleep(500);
+    expect(await a.call('m__ask', { who: 'A12' })).toBe('A12 was answered: {"action":"accept","content":{"name":"A12-shim"}}');
+    expect(await slow).toBe('slow done after 2500');
+    expect(a.asked).toEqual(['Question for A12']);
+    await a.c.close();
+  });
+});
