@@ -176,10 +176,18 @@ export const ProfileConfig = z.looseObject({
 });
 export type ProfileConfig = z.infer<typeof ProfileConfig>;
 
+/** App-wide settings; `registry` is checked where it is used (catalog). */
+export const AppSettings = z.looseObject({
+  /** The app's welcome was finished or skipped in this home; it is not shown again on its own. */
+  welcomeDone: z.boolean({ error: 'expected true or false' }).optional(),
+});
+export type AppSettings = z.infer<typeof AppSettings>;
+
 export const SwitchboardConfig = z
   .looseObject({
     servers: z.record(z.string(), ServerConfig, { error: 'expected an object of servers' }).default({}),
     profiles: z.record(z.string(), ProfileConfig, { error: 'expected an object of profiles' }).default({}),
+    settings: AppSettings.optional(),
   });
 export type SwitchboardConfig = z.infer<typeof SwitchboardConfig>;
 
