@@ -9,11 +9,14 @@ export const PAGES = [
   { id: 'catalog', label: 'Catalog' },
   { id: 'settings', label: 'Settings' },
 ] as const;
-export type PageId = (typeof PAGES)[number]['id'];
+/** Pages reached by a link rather than from the sidebar. */
+export const OTHER_PAGES = ['welcome'] as const;
+export type PageId = (typeof PAGES)[number]['id'] | (typeof OTHER_PAGES)[number];
+const isPage = (id: string | undefined): id is PageId => PAGES.some((p) => p.id === id) || OTHER_PAGES.some((p) => p === id);
 
 function parse(hash: string): { page: PageId; arg: string | null } {
   const m = /^#\/([a-z]+)(?:\/(.+))?$/.exec(hash);
-  const page = PAGES.find((p) => p.id === m?.[1])?.id ?? 'servers';
+  const page = isPage(m?.[1]) ? m[1] : 'servers';
   return { page, arg: m?.[2] ? decodeURIComponent(m[2]) : null };
 }
 

@@ -187,10 +187,12 @@ export const ProfileConfig = z.looseObject({
 });
 export type ProfileConfig = z.infer<typeof ProfileConfig>;
 
-/** App-wide settings (`settings` in config.json); unknown keys (e.g. `registry`) are kept. */
+/** App-wide settings (`settings` in config.json); unknown keys are kept, `registry` is checked where it is used (catalog). */
 export const AppSettings = z.looseObject({
   /** The desktop app starts, hidden in the tray, when the user logs in. Default true. */
   startAtLogin: z.boolean({ error: 'expected true or false' }).optional(),
+  /** The app's welcome was finished or skipped in this home; it is not shown again on its own. */
+  welcomeDone: z.boolean({ error: 'expected true or false' }).optional(),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 

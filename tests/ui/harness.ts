@@ -60,12 +60,22 @@ export interface Served {
   dispose(): Promise<void>;
 }
 
-export async function serve(config: unknown): Promise<Served> {
+export interface ServeOptions {
+  /** Keep the first-start welcome (settings.welcomeDone is set otherwise, so specs open on Servers). */
+  welcome?: boolean;
+  /** The engine's $HOME (and XDG_CONFIG_HOME under it): a fake user whose client files it finds and writes. */
+  user?: string;
+}
+
+/** `config` null: no config.json, so the engine's first run writes its default (the demo profiles). */
+export async function serve(config: unknown, opts: ServeOptions = {}): Promise<Served> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-'));
   const configFile = path.join(home, 'config.json');
-  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+  if (config !== null) writeFileSync(configFile, `${JSON.stringify(opts.welcome ? config : welcomeDone(config), null, 2)}\n`);
+  const env = opts.user ? { ...process.env, HOME: opts.user, XDG_CONFIG_HOME: path.join(opts.user, '.config') } : process.env;
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/switchboard.mjs'), 'serve', '--home', home, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -114,6 +124,13 @@ export async function serve(config: unknown): Promise<Served> {
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** The config with the welcome marked done, unless it says otherwise already. */
+function welcomeDone(config: unknown): unknown {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) return config;
+  const c = config as { settings?: Record<string, unknown> };
+  return c.settings && 'welcomeDone' in c.settings ? c : { ...c, settings: { ...c.settings, welcomeDone: true } };
 }
 
 export interface Browser {
