@@ -1,15 +1,7 @@
 // Hash routes (#/servers, #/runs/ID) so the app works from file:// in Electron and from serve.
-export const PAGES = [
-  { id: 'servers', label: 'Servers' },
-  { id: 'profiles', label: 'Profiles' },
-  { id: 'playground', label: 'Playground' },
-  { id: 'runs', label: 'Runs' },
-  { id: 'audit', label: 'Audit' },
-  { id: 'connect', label: 'Connect' },
-  { id: 'catalog', label: 'Catalog' },
-  { id: 'settings', label: 'Settings' },
-] as const;
-export type PageId = (typeof PAGES)[number]['id'];
+import { PAGES, type PageId } from './pages.ts';
+
+export { PAGES, type PageId };
 
 function parse(hash: string): { page: PageId; arg: string | null } {
   const m = /^#\/([a-z]+)(?:\/(.+))?$/.exec(hash);

@@ -60,12 +60,14 @@ export interface Served {
   dispose(): Promise<void>;
 }
 
-export async function serve(config: unknown): Promise<Served> {
+/** `env`: added to the engine's environment (e.g. a fake user's HOME, so it finds that user's clients). */
+export async function serve(config: unknown, opts: { env?: Record<string, string> } = {}): Promise<Served> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-'));
   const configFile = path.join(home, 'config.json');
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/switchboard.mjs'), 'serve', '--home', home, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...opts.env },
   });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -122,12 +124,14 @@ export interface Browser {
   dispose(): Promise<void>;
 }
 
-export async function openBrowser(colorScheme: 'light' | 'dark' = 'light'): Promise<Browser> {
+/** `bypassCSP`: lets a test put a script of its own into the page (axe-core), past the app's script-src 'self'. */
+export async function openBrowser(colorScheme: 'light' | 'dark' = 'light', opts: { bypassCSP?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     colorScheme,
+    ...(opts.bypassCSP ? { bypassCSP: true } : {}),
     viewport: { width: 1240, height: 860 },
     args: [
       '--no-sandbox',
