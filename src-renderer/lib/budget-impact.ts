@@ -4,13 +4,23 @@ import type { RunRecord } from '../../src-shared/records.ts';
 
 export type BudgetKey = keyof ResolvedBudgets;
 
-export const BUDGET_LABELS: Record<BudgetKey, { label: string; unit: string; min: number; max: number; step: number }> = {
-  timeoutMs: { label: 'Time limit', unit: 'ms', min: 1000, max: 300_000, step: 1000 },
-  maxToolCalls: { label: 'Tool calls per run', unit: 'calls', min: 1, max: 1024, step: 1 },
-  memoryMb: { label: 'Memory', unit: 'MB', min: 8, max: 4096, step: 8 },
-  maxSourceBytes: { label: 'Code size', unit: 'bytes', min: 1024, max: 1_048_576, step: 1024 },
-  maxResultChars: { label: 'Result size', unit: 'characters', min: 1000, max: 200_000, step: 1000 },
+/**
+ * Each budget as a person sets it: in `unit` (seconds, KB), which is `scale` of what config.json
+ * holds (milliseconds, bytes); slider bounds in `unit`; `help`, what it limits, in one line.
+ */
+export const BUDGET_LABELS: Record<BudgetKey, { label: string; unit: string; scale: number; min: number; max: number; step: number; help: string }> = {
+  timeoutMs: { label: 'Time limit', unit: 'seconds', scale: 1000, min: 1, max: 300, step: 1, help: 'How long one run of code may take; it is stopped after that.' },
+  maxToolCalls: { label: 'Tool calls', unit: 'per run', scale: 1, min: 1, max: 1024, step: 1, help: 'How many tools one run may call.' },
+  memoryMb: { label: 'Memory', unit: 'MB', scale: 1, min: 8, max: 4096, step: 8, help: 'How much memory one run may use.' },
+  maxSourceBytes: { label: 'Code size', unit: 'KB', scale: 1024, min: 1, max: 1024, step: 1, help: 'How long the code a client sends may be.' },
+  maxResultChars: { label: 'Result size', unit: 'characters', scale: 1, min: 1000, max: 200_000, step: 1000, help: 'How much of a result goes back to the client; a longer one is cut.' },
 };
+
+/** A stored budget (ms, bytes, …) as its box shows it (seconds, KB, …). */
+export function budgetText(key: BudgetKey, stored: number): string {
+  const shown = stored / BUDGET_LABELS[key].scale;
+  return String(Math.round(shown * 1000) / 1000);
+}
 
 export const BUDGET_KEYS = Object.keys(BUDGET_LABELS) as BudgetKey[];
 
@@ -47,12 +57,15 @@ export function budgetImpact(runs: readonly RunRecord[], b: ResolvedBudgets): Im
   return { newlyFailing, newlyPassing, total: runs.length, byBudget };
 }
 
-/** Reads a slider's text box: a positive whole number, or a sentence saying what is wrong. */
+/** Reads a slider's text box (in the shown unit): the stored value, or a sentence saying what is wrong. */
 export function parseBudget(key: BudgetKey, text: string): { value: number } | { error: string } {
+  const { label, unit, scale } = BUDGET_LABELS[key];
   const n = Number(text.trim());
-  if (text.trim() === '' || !Number.isInteger(n) || n <= 0) {
-    return { error: `${BUDGET_LABELS[key].label} must be a whole number above 0.` };
+  // Seconds and KB may have a fraction (1.5 seconds); what is stored is whole (ms, bytes).
+  const value = Math.round(n * scale);
+  if (text.trim() === '' || !Number.isFinite(n) || (scale === 1 && !Number.isInteger(n)) || value <= 0) {
+    return { error: scale === 1 ? `${label} must be a whole number above 0.` : `${label} must be a number of ${unit} above 0.` };
   }
   if (key === 'memoryMb' && n > 4096) return { error: 'Memory can be at most 4096 MB.' };
-  return { value: n };
+  return { value };
 }

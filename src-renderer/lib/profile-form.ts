@@ -9,12 +9,13 @@ import {
   type ResolvedCodeModeFeatures,
 } from '../../src-shared/config/schema.ts';
 import { literalGlob } from '../../src-shared/glob.ts';
-import { BUDGET_KEYS, parseBudget, type BudgetKey } from './budget-impact.ts';
+import { BUDGET_KEYS, budgetText, parseBudget, type BudgetKey } from './budget-impact.ts';
 
 export interface ProfileDraft {
   name: string;
   servers: string[];
   surface: 'tools' | 'code';
+  /** As the boxes show them: in seconds, KB, … (BUDGET_LABELS), not as stored. */
   budgets: Record<BudgetKey, string>;
   /** Code-mode feature switches (config.json `codeMode`), defaults filled in. */
   codeMode: ResolvedCodeModeFeatures;
@@ -34,7 +35,7 @@ export function draftFromProfile(name: string, raw: Record<string, unknown>): Pr
     name,
     servers: Array.isArray(raw.servers) ? raw.servers.filter((s): s is string => typeof s === 'string') : [],
     surface: raw.surface === 'code' ? 'code' : 'tools',
-    budgets: Object.fromEntries(BUDGET_KEYS.map((k) => [k, String(b[k] ?? DEFAULT_BUDGETS[k])])) as Record<BudgetKey, string>,
+    budgets: Object.fromEntries(BUDGET_KEYS.map((k) => [k, budgetText(k, b[k] ?? DEFAULT_BUDGETS[k])])) as Record<BudgetKey, string>,
     codeMode: resolveCodeModeFeatures(isRecord(raw.codeMode) ? (raw.codeMode as Partial<ResolvedCodeModeFeatures>) : undefined),
     checked: {},
     approvals: approvalsDraft(raw.approvals),
@@ -59,11 +60,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /** The switches as the editor shows them: what each does, in a sentence. */
 export const CODE_MODE_LABELS: Record<keyof ResolvedCodeModeFeatures, string> = {
-  ledger: 'Call ledger — a failed run lists the calls it made, so the model can resume',
-  results: 'Result handles — a result over the size budget is kept for a day and read back with results.get',
-  learnedTypes: 'Learned return types — declarations show the shapes recent results had (for tools without an output schema)',
-  nameIndex: 'Name index — a large profile’s execute description lists its tool names',
-  skills: 'Skills — saved runs callable from code as skills.NAME(input)',
+  ledger: 'Call ledger — a failed run lists the calls it made, so the model can carry on from there',
+  results: 'Result handles — a result too big for the result size is kept for a day, and the model can read it in parts',
+  learnedTypes: 'Learned result shapes — the model is shown what recent results of a tool looked like (for tools that do not describe their results)',
+  nameIndex: 'Name index — with many tools, the model still sees the name of each',
+  skills: 'Skills — runs you saved can be called again from code, by name',
 };
 
 /** Budgets as typed, falling back to the defaults for boxes that do not hold a valid value. */

@@ -1,18 +1,12 @@
 // Hash routes (#/servers, #/runs/ID) so the app works from file:// in Electron and from serve.
-export const PAGES = [
-  { id: 'servers', label: 'Servers' },
-  { id: 'profiles', label: 'Profiles' },
-  { id: 'playground', label: 'Playground' },
-  { id: 'runs', label: 'Runs' },
-  { id: 'audit', label: 'Audit' },
-  { id: 'connect', label: 'Connect' },
-  { id: 'catalog', label: 'Catalog' },
-  { id: 'settings', label: 'Settings' },
-] as const;
+import { PAGES, type PageId as SidebarPageId } from './pages.ts';
+
 /** Pages reached by a link rather than from the sidebar. */
 export const OTHER_PAGES = ['welcome'] as const;
-export type PageId = (typeof PAGES)[number]['id'] | (typeof OTHER_PAGES)[number];
+export type PageId = SidebarPageId | (typeof OTHER_PAGES)[number];
 const isPage = (id: string | undefined): id is PageId => PAGES.some((p) => p.id === id) || OTHER_PAGES.some((p) => p === id);
+
+export { PAGES };
 
 function parse(hash: string): { page: PageId; arg: string | null } {
   const m = /^#\/([a-z]+)(?:\/(.+))?$/.exec(hash);

@@ -86,8 +86,9 @@ describe('the app in a browser', () => {
     await row.getByRole('button', { name: 'Tools' }).click();
     await row.getByText('create_entities').waitFor();
     assert.match((await row.getByTestId('tool-count').textContent()) ?? '', /^9 tools/);
-    // The MCP revision negotiated with the server (SPEC §9 `protocol`).
-    assert.match((await row.getByTestId('protocol').textContent()) ?? '', /^MCP \d{4}-\d{2}-\d{2}$/);
+    // The MCP revision negotiated with the server (SPEC §9 `protocol`), in the tooltip of where it runs.
+    assert.equal(await row.getByTestId('protocol').textContent(), 'on this computer');
+    assert.match((await row.getByTestId('protocol').getAttribute('title')) ?? '', /^Speaks MCP \d{4}-\d{2}-\d{2}$/);
     await row.getByRole('button', { name: 'Log' }).click();
     await row.getByLabel('Log of memory').waitFor();
     await shot('servers');
@@ -102,7 +103,7 @@ describe('the app in a browser', () => {
     await expectRefused(save, /There is already a profile named “existing”/);
     await page.locator('#pf-name').fill('auto');
     await page.locator('#b-timeoutMs').fill('-1');
-    await page.getByText('Time limit must be a whole number above 0.').waitFor();
+    await page.getByText('Time limit must be a number of seconds above 0.').waitFor();
     await expectRefused(save, /Time limit must be a whole number above 0/);
     await page.getByRole('button', { name: 'Cancel' }).click();
   });
@@ -169,13 +170,14 @@ describe('the app in a browser', () => {
     const impact = page.getByTestId('impact');
     await impact.waitFor({ timeout: 15_000 });
     assert.match((await impact.textContent()) ?? '', /0 of 1 past runs would fail/);
-    await page.locator('#b-timeoutMs').fill('1');
+    // A millisecond, in seconds.
+    await page.locator('#b-timeoutMs').fill('0.001');
     await page.getByText(/1 of 1 past runs would fail/).waitFor();
     await page.locator('#b-maxToolCalls').fill('1');
-    await page.getByText(/Tool calls per run: 1/).waitFor();
+    await impact.getByText(/Tool calls: 1/).waitFor();
     await shot('profiles');
     const before = s.configBytes();
-    await page.locator('#b-timeoutMs').fill('30000');
+    await page.locator('#b-timeoutMs').fill('30');
     await page.getByText(/0 of 1 past runs would fail|1 of 1 past runs would fail/).waitFor();
     assert.equal(s.configBytes(), before, 'moving a slider writes nothing until saved');
     await page.getByRole('button', { name: 'Cancel' }).click();

@@ -38,7 +38,8 @@ describe('Connect page, 2026-07-28 clients', () => {
     await page.getByRole('navigation').getByRole('link', { name: /^Connect/ }).click();
     const row = page.locator('tr', { hasText: 'stateless-ui-client' });
     await row.waitFor({ timeout: 20_000 });
-    assert.match(await row.innerText(), /web\s+http · MCP 2026-07-28, no session/);
+    assert.match(await row.innerText(), /web\s+Over the network · newer kind of client/);
+    assert.equal(await row.getByText('Over the network').getAttribute('title'), 'http, no session');
     await page.getByRole('columnheader', { name: 'Last seen' }).waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'connect-eras.png'), fullPage: true });
     await client.close();

@@ -65,6 +65,8 @@ export interface ServeOptions {
   welcome?: boolean;
   /** The engine's $HOME (and XDG_CONFIG_HOME under it): a fake user whose client files it finds and writes. */
   user?: string;
+  /** Added to the engine's environment. */
+  env?: Record<string, string>;
 }
 
 /** `config` null: no config.json, so the engine's first run writes its default (the demo profiles). */
@@ -75,7 +77,7 @@ export async function serve(config: unknown, opts: ServeOptions = {}): Promise<S
   const env = opts.user ? { ...process.env, HOME: opts.user, XDG_CONFIG_HOME: path.join(opts.user, '.config') } : process.env;
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/switchboard.mjs'), 'serve', '--home', home, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env,
+    env: { ...env, ...opts.env },
   });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -139,12 +141,14 @@ export interface Browser {
   dispose(): Promise<void>;
 }
 
-export async function openBrowser(colorScheme: 'light' | 'dark' = 'light'): Promise<Browser> {
+/** `bypassCSP`: lets a test put a script of its own into the page (axe-core), past the app's script-src 'self'. */
+export async function openBrowser(colorScheme: 'light' | 'dark' = 'light', opts: { bypassCSP?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     colorScheme,
+    ...(opts.bypassCSP ? { bypassCSP: true } : {}),
     viewport: { width: 1240, height: 860 },
     args: [
       '--no-sandbox',

@@ -4,6 +4,7 @@
 // after the first of them.
 import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { isBenignLogLine } from '../../../src-shared/log-lines.ts';
 
 export interface ServerLogOptions {
   /** Size at which the file is rotated to `<file>.1`. Defaults to 1 MB. */
@@ -76,12 +77,12 @@ export class ServerLog {
     return lines <= 0 ? [] : all.slice(-lines);
   }
 
-  /** The last non-empty line the server itself wrote (not our notes). */
+  /** The last non-empty line the server itself wrote (not our notes, nor a known normal line that reads like trouble). */
   lastServerLine(): string | undefined {
     const all = this.#partial ? [...this.#tail, this.#partial] : this.#tail;
     for (let i = all.length - 1; i >= 0; i--) {
       const l = all[i]!.trim();
-      if (l && !l.startsWith('[switchboard ')) return l;
+      if (l && !l.startsWith('[switchboard ') && !isBenignLogLine(l)) return l;
     }
     return undefined;
   }

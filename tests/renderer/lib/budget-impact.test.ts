@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BUDGETS, type ResolvedBudgets } from '../../../src-shared/config/schema.ts';
 import type { RunRecord } from '../../../src-shared/records.ts';
-import { budgetImpact, failuresUnder, parseBudget } from '../../../src-renderer/lib/budget-impact.ts';
+import { budgetImpact, budgetText, failuresUnder, parseBudget } from '../../../src-renderer/lib/budget-impact.ts';
 
 const budgets = (over: Partial<ResolvedBudgets> = {}): ResolvedBudgets => ({ ...DEFAULT_BUDGETS, ...over });
 
@@ -49,11 +49,21 @@ describe('budgetImpact', () => {
 });
 
 describe('parseBudget', () => {
-  it('takes a positive whole number and refuses anything else with a sentence', () => {
-    expect(parseBudget('timeoutMs', ' 5000 ')).toEqual({ value: 5000 });
-    for (const bad of ['', '0', '-1', '1.5', 'ten']) {
-      expect(parseBudget('timeoutMs', bad)).toEqual({ error: 'Time limit must be a whole number above 0.' });
+  it('reads the box in the unit it shows (seconds, KB) and gives what config.json holds (ms, bytes)', () => {
+    expect(parseBudget('timeoutMs', ' 30 ')).toEqual({ value: 30_000 });
+    expect(parseBudget('timeoutMs', '1.5')).toEqual({ value: 1500 });
+    expect(parseBudget('maxSourceBytes', '64')).toEqual({ value: 65_536 });
+    expect(parseBudget('maxToolCalls', '12')).toEqual({ value: 12 });
+    expect(budgetText('timeoutMs', 30_000)).toBe('30');
+    expect(budgetText('timeoutMs', 1500)).toBe('1.5');
+    expect(budgetText('maxSourceBytes', 65_536)).toBe('64');
+  });
+
+  it('refuses anything else with a sentence in the same unit', () => {
+    for (const bad of ['', '0', '-1', 'ten', '0.0001']) {
+      expect(parseBudget('timeoutMs', bad)).toEqual({ error: 'Time limit must be a number of seconds above 0.' });
     }
+    for (const bad of ['0', '1.5']) expect(parseBudget('maxToolCalls', bad)).toEqual({ error: 'Tool calls must be a whole number above 0.' });
     expect(parseBudget('memoryMb', '8192')).toEqual({ error: 'Memory can be at most 4096 MB.' });
   });
 });

@@ -6,10 +6,10 @@ import {
 } from '../../../src-renderer/lib/profile-form.ts';
 
 describe('profile form', () => {
-  it('reads a profile, filling unset budgets with the defaults', () => {
+  it('reads a profile, filling unset budgets with the defaults, the time limit in seconds', () => {
     const d = draftFromProfile('work', { servers: ['a', 7, 'b'], surface: 'code', budgets: { timeoutMs: 5000 } });
     expect(d.servers).toEqual(['a', 'b']);
-    expect(d.budgets.timeoutMs).toBe('5000');
+    expect(d.budgets.timeoutMs).toBe('5');
     expect(d.budgets.maxToolCalls).toBe(String(DEFAULT_BUDGETS.maxToolCalls));
     expect(draftFromProfile('x', {}).surface).toBe('tools');
   });
@@ -21,7 +21,7 @@ describe('profile form', () => {
     expect(checkProfile({ ...d, name: 'work' }, ['work'], null).name).toMatch(/already a profile named “work”/);
     expect(checkProfile({ ...d, name: 'work' }, ['work'], 'work').name).toBeUndefined();
     const bad = { ...d, name: 'ok', budgets: { ...d.budgets, timeoutMs: 'soon' } };
-    expect(checkProfile(bad, [], null).timeoutMs).toMatch(/whole number/);
+    expect(checkProfile(bad, [], null).timeoutMs).toMatch(/number of seconds/);
     expect(checkProfile({ ...bad, surface: 'tools' }, [], null).timeoutMs).toBeUndefined();
     expect(effectiveBudgets(bad).timeoutMs).toBe(DEFAULT_BUDGETS.timeoutMs);
   });
@@ -30,7 +30,8 @@ describe('profile form', () => {
     const base = { servers: ['a'], surface: 'code', namespace: false, custom: { keep: 1 }, tools: { gone: { deny: ['*'] } } };
     const d = draftFromProfile('p', base);
     d.servers = ['a', 'b'];
-    d.budgets.timeoutMs = '9000';
+    // Typed in seconds, written in milliseconds.
+    d.budgets.timeoutMs = '9';
     d.checked = { a: ['read', 'list*'], b: ['x', 'y'] };
     const v = profileValue(d, base, { a: ['read', 'write', 'list*'], b: ['x', 'y'] });
     expect(v).toEqual({
