@@ -84,7 +84,7 @@ export interface StatusClient {
    * For a client with known limits: which one, and the limits. `from` says how it was known:
    * its `clientInfo` name, or (when that names no known client) its connector.
    */
-  limits?: { client: LimitedClientId; maxTools: number; maxNameChars: number; from: 'clientInfo' | 'connector' };
+  limits?: { client: LimitedClientId; maxTools?: number; maxNameChars: number; from: 'clientInfo' | 'connector' };
   /** What this client gets: the profile's surface, or its `clients` entry's. */
   surface?: 'tools' | 'code';
   /** How many tools this client gets (its `clients` entry applied); absent until the client is known. */
@@ -101,6 +101,8 @@ export interface StatusClient {
   requests?: number;
   /** Where what this client gets goes past its limits, each with what to do; absent when none. */
   warnings?: string[];
+  /** Tool names shortened for this client so they fit it (a sentence with examples); absent when none is. */
+  shortened?: string;
 }
 
 export interface StatusReport {
@@ -307,7 +309,13 @@ export interface ControlApi {
    */
   'profiles.clientLimits': {
     params: { profile: string; client: string };
-    result: { limits: { client: LimitedClientId; maxTools: number; maxNameChars: number } | null; tools: number; warnings: string[] };
+    result: {
+      limits: { client: LimitedClientId; maxTools?: number; maxNameChars: number } | null;
+      tools: number;
+      warnings: string[];
+      /** Tool names shortened for this client (they would not fit it with its prefix), as a sentence; absent when none is. */
+      shortened?: string;
+    };
   };
   'runs.list': { params: RunQuery; result: { runs: RunRecord[] } };
   'runs.get': { params: { id: string }; result: { run: RunRecord } };

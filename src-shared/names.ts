@@ -31,18 +31,33 @@ export interface ExposedToolTable {
  * Exposed names for the tools surface, keyed by `toolKey(server, tool)`.
  * See {@link exposedToolTable} for the rules and the reverse lookup.
  */
-export function exposedToolNames(entries: ToolRef[], opts: { namespace: boolean }): Map<string, string> {
+export function exposedToolNames(entries: ToolRef[], opts: ExposedNameOptions): Map<string, string> {
   return exposedToolTable(entries, opts).names;
 }
 
+export interface ExposedNameOptions {
+  namespace: boolean;
+  /**
+   * Longest name to give (default {@link MAX_TOOL_NAME_LENGTH}): a client that puts a prefix of
+   * its own on our names gets its cap minus that prefix (client-limits.ts nameBudget).
+   */
+  maxLength?: number;
+}
+
+/** Shortest budget a name is cut to: below it a name would be little more than its hash. */
+const MIN_SHORT_NAME = 16;
+
 /**
  * Names are `<server>__<tool>` (the bare tool when `namespace` is false) with every character
- * outside [A-Za-z0-9_-] replaced by `_`. A name longer than 64 characters keeps its first 55 and
- * gets `_` plus a hash of the full original name. When two tools still end up with the same name,
+ * outside [A-Za-z0-9_-] replaced by `_`. A name longer than `maxLength` (64) keeps its start (55
+ * characters at 64, without a trailing `_` or `-`) and gets `_` plus a hash of the full original
+ * name, so a shortened name reads like the tool and is the same every time. When two tools still end up with the same name,
  * the one whose name needed no change keeps it and the others get a hash suffix. Hashes rather than
  * counters keep a tool's name stable when other tools come and go, since clients remember names.
  */
-export function exposedToolTable(entries: ToolRef[], opts: { namespace: boolean }): ExposedToolTable {
+export function exposedToolTable(entries: ToolRef[], opts: ExposedNameOptions): ExposedToolTable {
+  const max = Math.max(MIN_SHORT_NAME, opts.maxLength ?? MAX_TOOL_NAME_LENGTH);
+  const withSuffix = (base: string, suffix: string): string => base.slice(0, Math.max(0, max - suffix.length)).replace(/[_-]+$/u, '') + suffix;
   interface Pending {
     key: string;
     ref: ToolRef;
@@ -56,7 +71,7 @@ export function exposedToolTable(entries: ToolRef[], opts: { namespace: boolean 
     const raw = opts.namespace ? `${ref.server}__${ref.tool}` : ref.tool;
     const sanitized = raw.replace(/[^A-Za-z0-9_-]/gu, '_') || '_';
     const candidate =
-      sanitized.length > MAX_TOOL_NAME_LENGTH ? withSuffix(sanitized, `_${hashHex(key, 8)}`) : sanitized;
+      sanitized.length > max ? withSuffix(sanitized, `_${hashHex(key, 8)}`) : sanitized;
     pending.set(key, { key, ref: { server: ref.server, tool: ref.tool }, raw, candidate });
   }
 
@@ -90,10 +105,6 @@ export function exposedToolTable(entries: ToolRef[], opts: { namespace: boolean 
     nameOf: (server, tool) => names.get(toolKey(server, tool)),
     lookup: (exposed) => byName.get(exposed),
   };
-}
-
-function withSuffix(base: string, suffix: string): string {
-  return base.slice(0, Math.max(0, MAX_TOOL_NAME_LENGTH - suffix.length)) + suffix;
 }
 
 // FNV-1a: tiny, stable across runs and platforms, and enough to tell a handful of colliding names apart.

@@ -7,6 +7,8 @@ export interface CardOutcome {
   message: string;
   steps: string[];
   warnings: string[];
+  /** Which tool names are shortened for this client so they fit it. */
+  shortened?: string;
   /** Offer to add a folder to the client's trust list (Gemini CLI, Qwen Code). */
   trust?: { file: string };
 }
@@ -14,7 +16,7 @@ export interface CardOutcome {
 export const plainOutcome = (message: string): CardOutcome => ({ message, steps: [], warnings: [] });
 
 /** The card's outcome of a connect, from the engine's answer and the profile's limit warnings. */
-export function connectOutcome(displayName: string, profile: string, r: ClientWriteResult, limitWarnings: string[], fallbackStep?: string): CardOutcome {
+export function connectOutcome(displayName: string, profile: string, r: ClientWriteResult, limitWarnings: string[], fallbackStep?: string, shortened?: string): CardOutcome {
   const o = r.outcome;
   const steps = o?.nextSteps ?? (r.changed ? [fallbackStep ?? `Restart ${displayName} to pick it up.`] : []);
   const warnings = [...(o?.warnings ?? []), ...limitWarnings];
@@ -23,5 +25,5 @@ export function connectOutcome(displayName: string, profile: string, r: ClientWr
     : r.replaced === 'other'
       ? `Connected ${displayName} to “${profile}”, replacing an entry that had been changed by hand.`
       : `Connected ${displayName} to “${profile}”.`;
-  return { message, steps, warnings, ...(o?.trustNeeded ? { trust: o.trustNeeded } : {}) };
+  return { message, steps, warnings, ...(shortened ? { shortened } : {}), ...(o?.trustNeeded ? { trust: o.trustNeeded } : {}) };
 }

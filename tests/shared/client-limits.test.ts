@@ -5,9 +5,14 @@ describe('limitedClientFor', () => {
   it('recognises clients from their clientInfo names, Cursor before VS Code', () => {
     expect(limitedClientFor('cursor-vscode')).toBe('cursor');
     expect(limitedClientFor('Visual Studio Code')).toBe('vscode');
-    expect(limitedClientFor('Visual Studio Code - Insiders')).toBe('vscode');
+    expect(limitedClientFor('Visual Studio Code - Insiders')).toBe('vscode-insiders');
     expect(limitedClientFor('windsurf-client')).toBe('windsurf');
-    expect(limitedClientFor('claude-ai')).toBeUndefined();
+    expect(limitedClientFor('claude-code')).toBe('claude-code');
+    expect(limitedClientFor('claude-ai')).toBe('claude-desktop');
+    expect(limitedClientFor('gemini-cli-mcp-client')).toBe('gemini-cli');
+    expect(limitedClientFor('codex-mcp-client')).toBe('codex');
+    expect(limitedClientFor('qwen-cli-mcp-client-switchboard-demo-code')).toBe('qwen-code');
+    expect(limitedClientFor('Zed')).toBeUndefined();
     expect(limitedClientFor('')).toBeUndefined();
   });
 });

@@ -46,29 +46,36 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   ctx.stdout(`Next: ${c.spec.nextStep}\n`);
   const trustFile = c.trustFile();
   if (trustFile && trustDir === undefined) {
+    // Once a folder is trusted the hint is said once, shortly: which folders load the entry.
+    const trusted = await c.trustedFolders().catch(() => []);
     ctx.stdout(
-      `${c.displayName} ignores MCP servers in folders it does not trust. To trust the folder you work in, run:\n` +
-        `  switchboard connect ${c.id} --profile ${profile} --trust-folder DIR   (adds DIR to ${trustFile})\n`,
+      trusted.length > 0
+        ? `${c.displayName} loads the entry in sessions started in ${trusted.map((f) => t(f)).join(', ')} (its trusted folders).\n`
+        : `${c.displayName} ignores MCP servers in folders it does not trust. To trust the folder you work in, run:\n` +
+            `  switchboard connect ${c.id} --profile ${profile} --trust-folder DIR   (adds DIR to ${trustFile})\n`,
     );
   }
   if (out.changed) ctx.stdout(`To take it back: switchboard disconnect ${c.id} --profile ${profile} (or switchboard undo ${c.id})\n`);
-  for (const w of await limitWarnings(ctx, c.id, profile)) ctx.stdout(`Warning: ${t(w)}\n`);
+  const limits = await clientLimits(ctx, c.id, profile);
+  if (limits?.shortened) ctx.stdout(`Note: ${t(limits.shortened)}\n`);
+  for (const w of limits?.warnings ?? []) ctx.stdout(`Warning: ${t(w)}\n`);
   return 0;
 }
 
 /**
- * Where the profile, as this client would get it, goes past the client's limits: asked of a
- * running engine (it knows the live catalogs); with none running there is nothing to count yet.
+ * Where the profile, as this client would get it, goes past the client's limits, and which tool
+ * names are shortened for it: asked of a running engine (it knows the live catalogs); with none
+ * running there is nothing to count yet.
  */
-async function limitWarnings(ctx: CliContext, client: string, profile: string): Promise<string[]> {
-  if (!isLimitedClient(client)) return [];
+async function clientLimits(ctx: CliContext, client: string, profile: string): Promise<{ warnings: string[]; shortened?: string } | undefined> {
+  if (!isLimitedClient(client)) return undefined;
   const engine = await SocketControlClient.connect(homePaths(ctx.home));
-  if (!engine) return [];
+  if (!engine) return undefined;
   try {
-    return (await engine.call('profiles.clientLimits', { profile, client })).warnings;
+    return await engine.call('profiles.clientLimits', { profile, client });
   } catch {
     // The entry is written either way; a warning that cannot be computed is left out.
-    return [];
+    return undefined;
   } finally {
     engine.close();
   }

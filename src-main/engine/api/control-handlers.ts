@@ -23,8 +23,8 @@ import { clientHandlers } from '../clients/client-control.ts';
 import { loginShellPath } from '../upstream/command-resolve.ts';
 import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
-import { CLIENT_LIMITS, isLimitedClient } from '../../../src-shared/client-limits.ts';
-import { viewLimits } from '../gateway/client-limits.ts';
+import { isLimitedClient } from '../../../src-shared/client-limits.ts';
+import { limitFigures, viewLimits } from '../gateway/client-limits.ts';
 import { missingTools, type SkillRecord, type SkillStore } from '../codemode/skills.ts';
 import type { ApprovalCenter } from '../codemode/approvals.ts';
 import type { SkillInfo } from '../../../src-shared/api.ts';
@@ -167,9 +167,8 @@ export class ControlHandler {
         const id = requireString(p.client, 'the client id');
         await e.gateway.settle(view);
         if (!isLimitedClient(id)) return { limits: null, tools: view.listTools().length, warnings: [] };
-        const { tools, warnings } = viewLimits(view, id);
-        const { maxTools, maxNameChars } = CLIENT_LIMITS[id];
-        return { limits: { client: id, maxTools, maxNameChars }, tools, warnings };
+        const { tools, warnings, shortened } = viewLimits(view, id);
+        return { limits: limitFigures(id), tools, warnings, ...(shortened ? { shortened } : {}) };
       },
       'runs.list': (p) => ({ runs: e.runs.list(p) }),
       'runs.get': (p) => {

@@ -2,7 +2,7 @@
 // session of a client with known limits (src-shared/client-limits.ts) — known from its
 // clientInfo, or from the connector that wrote its entry (`--client`) — is checked against the
 // tools it gets now, for status and the app.
-import { CLIENT_LIMITS, surfaceWarnings, type LimitedClientId } from '../../../src-shared/client-limits.ts';
+import { CLIENT_LIMITS, shortenedNote, surfaceWarnings, type LimitedClientId } from '../../../src-shared/client-limits.ts';
 import { ownEntry } from '../../../src-shared/config/schema.ts';
 import type { StatusClient } from '../../../src-shared/api.ts';
 import type { SessionBase } from './session-base.ts';
@@ -18,6 +18,8 @@ export interface SessionLimits {
   tools?: number;
   subset?: boolean;
   warnings: string[];
+  /** Which tool names are shortened for the client, as a sentence. */
+  shortened?: string;
 }
 
 export function sessionLimits(session: SessionBase): SessionLimits {
@@ -41,8 +43,16 @@ export function namedClientLimits(view: ProfileView | undefined, client: Limited
 export function viewLimits(view: ProfileView, client: LimitedClientId): SessionLimits & { tools: number } {
   const own = view.forClient(client);
   const names = own.listTools().map((t) => t.name);
-  const subset = own !== view && ownEntry(view.config.clients, client)?.tools !== undefined;
-  return { client, surface: own.surface, tools: names.length, ...(subset ? { subset } : {}), warnings: surfaceWarnings(CLIENT_LIMITS[client], view.name, names) };
+  const subset = ownEntry(view.config.clients, client)?.tools !== undefined;
+  const shortened = shortenedNote(CLIENT_LIMITS[client], view.name, own.shortenedNames());
+  return {
+    client,
+    surface: own.surface,
+    tools: names.length,
+    ...(subset ? { subset } : {}),
+    warnings: surfaceWarnings(CLIENT_LIMITS[client], view.name, names),
+    ...(shortened ? { shortened } : {}),
+  };
 }
 
 /** Every session's limits, and per profile its clients' warnings, each sentence once. */
@@ -60,7 +70,7 @@ export function clientLimitsReport(sessions: Iterable<SessionBase>): { bySession
 }
 
 /** The fields a status entry of a client gets: connector, what it gets, its limits when known, its warnings when any. */
-export function clientLimitFields(limits: SessionLimits | undefined): Pick<StatusClient, 'connector' | 'surface' | 'tools' | 'subset' | 'limits' | 'warnings'> {
+export function clientLimitFields(limits: SessionLimits | undefined): Pick<StatusClient, 'connector' | 'surface' | 'tools' | 'subset' | 'limits' | 'warnings' | 'shortened'> {
   if (!limits) return {};
   const gets = {
     ...(limits.connector !== undefined ? { connector: limits.connector } : {}),
@@ -69,10 +79,16 @@ export function clientLimitFields(limits: SessionLimits | undefined): Pick<Statu
     ...(limits.subset ? { subset: true } : {}),
   };
   if (!limits.client) return gets;
-  const { id, maxTools, maxNameChars } = CLIENT_LIMITS[limits.client];
   return {
     ...gets,
-    limits: { client: id, maxTools, maxNameChars, from: limits.from ?? 'clientInfo' },
+    limits: { ...limitFigures(limits.client), from: limits.from ?? 'clientInfo' },
     ...(limits.warnings.length > 0 ? { warnings: limits.warnings } : {}),
+    ...(limits.shortened ? { shortened: limits.shortened } : {}),
   };
+}
+
+/** A client's limits as `status` and the control API show them. */
+export function limitFigures(client: LimitedClientId): { client: LimitedClientId; maxTools?: number; maxNameChars: number } {
+  const { id, maxTools, maxNameChars } = CLIENT_LIMITS[client];
+  return { client: id, ...(maxTools !== undefined ? { maxTools } : {}), maxNameChars };
 }

@@ -3,6 +3,7 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ownEntry, resolveBudgets, resolveCodeModeFeatures, type ClientSurface, type ProfileConfig, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
 import { exposedToolNames } from '../../../src-shared/names.ts';
+import { CLIENT_LIMITS, isLimitedClient, nameBudget } from '../../../src-shared/client-limits.ts';
 import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
 import { RESULTS_DECLARATION, type ObservedReturn } from '../../../src-shared/codemode/declarations.ts';
 import { compileServerFilters, compileToolFilter, type ToolPredicate } from './tool-filter.ts';
@@ -41,6 +42,8 @@ export class ProfileView {
   readonly codeMode: ResolvedCodeModeFeatures;
   readonly #filters = new Map<string, { tools: ToolPredicate; resources: ToolPredicate; prompts: ToolPredicate }>();
   readonly #source: CatalogSource;
+  /** Longest tool name this view gives (a client's cap minus its prefix); undefined: the default 64. */
+  readonly maxNameLength: number | undefined;
 
   #tools?: { list: Tool[]; byName: Map<string, ToolTarget> };
   #code?: { catalog: CodeCatalog; list: Tool[]; learnedEpoch: number | undefined };
@@ -49,9 +52,13 @@ export class ProfileView {
   /** The profile as each client with a `clients` entry gets it, made on first use. */
   readonly #clientViews = new Map<string, ProfileView>();
 
-  /** `client`: a `clients` entry of the profile, which narrows the tools and may change the surface. */
-  constructor(name: string, config: ProfileConfig, source: CatalogSource, client?: ClientSurface) {
+  /**
+   * `client`: a `clients` entry of the profile, which narrows the tools and may change the surface.
+   * `maxNameLength`: the longest tool name the client takes once it put its prefix on it.
+   */
+  constructor(name: string, config: ProfileConfig, source: CatalogSource, client?: ClientSurface, maxNameLength?: number) {
     this.name = name;
+    this.maxNameLength = maxNameLength;
     this.config = config;
     this.surface = client?.surface ?? config.surface ?? 'tools';
     this.budgets = resolveBudgets(config.budgets);
@@ -69,16 +76,37 @@ export class ProfileView {
     }
   }
 
-  /** The view one client gets: its `clients` entry applied, or this view when it has none. */
+  /**
+   * The view one client gets: its `clients` entry applied, and for a client whose names are capped
+   * (client-limits.ts) its tool names fitted to the cap with its prefix; this view when neither applies.
+   */
   forClient(clientId: string | undefined): ProfileView {
-    const entry = clientId === undefined ? undefined : ownEntry(this.config.clients, clientId);
-    if (!entry) return this;
-    let view = this.#clientViews.get(clientId!);
+    if (clientId === undefined) return this;
+    const entry = ownEntry(this.config.clients, clientId);
+    const budget = isLimitedClient(clientId) ? nameBudget(CLIENT_LIMITS[clientId], this.name) : undefined;
+    if (!entry && budget === undefined) return this;
+    let view = this.#clientViews.get(clientId);
     if (!view) {
-      view = new ProfileView(this.name, this.config, this.#source, entry);
-      this.#clientViews.set(clientId!, view);
+      view = new ProfileView(this.name, this.config, this.#source, entry, budget);
+      this.#clientViews.set(clientId, view);
     }
     return view;
+  }
+
+  /** Tools whose name this view shortened (it would not fit its client), with the profile's own name. */
+  shortenedNames(): { from: string; to: string }[] {
+    if (this.maxNameLength === undefined || this.surface !== 'tools') return [];
+    const plain = exposedToolNames(this.#entries(), { namespace: this.config.namespace !== false });
+    const out: { from: string; to: string }[] = [];
+    for (const [name, target] of this.#toolsSurface().byName) {
+      const from = plain.get(target.server + SEP + target.tool);
+      if (from !== undefined && from !== name) out.push({ from, to: name });
+    }
+    return out;
+  }
+
+  #entries(): ToolTarget[] {
+    return this.allowedTools().flatMap((g) => g.tools.map((t) => ({ server: g.server, tool: t.name })));
   }
 
   get servers(): readonly string[] {
@@ -131,7 +159,10 @@ export class ProfileView {
     if (this.#tools) return this.#tools;
     const groups = this.allowedTools();
     const entries = groups.flatMap((g) => g.tools.map((t) => ({ server: g.server, tool: t.name })));
-    const names = exposedToolNames(entries, { namespace: this.config.namespace !== false });
+    const names = exposedToolNames(entries, {
+      namespace: this.config.namespace !== false,
+      ...(this.maxNameLength !== undefined ? { maxLength: this.maxNameLength } : {}),
+    });
     const list: Tool[] = [];
     const byName = new Map<string, ToolTarget>();
     for (const g of groups) {

@@ -1,0 +1,121 @@
+// Clients as people know them. A session names itself by its `clientInfo.name` (Gemini CLI says
+// "gemini-cli-mcp-client", Codex "codex-mcp-client", Qwen Code "qwen-cli-mcp-client-<entry>"),
+// which is not what `connect` calls them; this is the one mapping from those raw names to the
+// connector ids (SPEC §7), used by Runs, Audit, Connect and `status`. The raw name stays in every
+// record. Pure.
+
+/** Connector id → the client's name as its makers write it. */
+export const CLIENT_NAMES: Readonly<Record<string, string>> = {
+  'claude-desktop': 'Claude Desktop',
+  cursor: 'Cursor',
+  'cursor-cli': 'Cursor CLI',
+  vscode: 'VS Code',
+  'vscode-insiders': 'VS Code Insiders',
+  'vscode-server': 'VS Code Server (remote)',
+  'claude-code': 'Claude Code',
+  windsurf: 'Windsurf',
+  'windsurf-jetbrains': 'Windsurf for JetBrains',
+  lmstudio: 'LM Studio',
+  'gemini-cli': 'Gemini CLI',
+  codex: 'Codex CLI',
+  zed: 'Zed',
+  cline: 'Cline',
+  'roo-code': 'Roo Code',
+  'kilo-code': 'Kilo Code',
+  'kilo-cli': 'Kilo CLI',
+  'visual-studio': 'Visual Studio',
+  'copilot-cli': 'GitHub Copilot CLI',
+  'qwen-code': 'Qwen Code',
+  kiro: 'Kiro',
+  'amazon-q': 'Amazon Q Developer',
+  amp: 'Amp',
+  opencode: 'opencode',
+  antigravity: 'Antigravity',
+  'factory-droid': 'Factory Droid',
+  'kimi-code': 'Kimi Code CLI',
+  junie: 'JetBrains Junie',
+  auggie: 'Augment Auggie CLI',
+  continue: 'Continue',
+  goose: 'Goose',
+  crush: 'Crush',
+  devin: 'Devin',
+  'mistral-vibe': 'Mistral Vibe',
+  qoder: 'Qoder',
+  trae: 'Trae',
+  witsy: 'Witsy',
+  jan: 'Jan',
+  boltai: 'BoltAI',
+  anythingllm: 'AnythingLLM',
+  warp: 'Warp',
+  xcode: 'Xcode',
+};
+
+/**
+ * Raw clientInfo names, lower-cased, by what they contain, in the order they are tried: the more
+ * specific first (Cursor's "cursor-vscode" before VS Code, Claude Code's "claude-code" before
+ * Claude Desktop's "claude-ai"). Each was seen from the client itself or read in its source.
+ */
+const PATTERNS: readonly (readonly [RegExp, string])[] = [
+  [/cursor-agent|cursor-cli/, 'cursor-cli'],
+  [/cursor/, 'cursor'],
+  [/windsurf.*jetbrains|jetbrains.*windsurf/, 'windsurf-jetbrains'],
+  [/windsurf|codeium|cascade/, 'windsurf'],
+  [/insiders/, 'vscode-insiders'],
+  [/visual studio code|vscode|vs code/, 'vscode'],
+  [/^visual studio/, 'visual-studio'],
+  [/claude-code|claude code/, 'claude-code'],
+  [/claude-ai|claude desktop|^claude$/, 'claude-desktop'],
+  [/gemini-cli/, 'gemini-cli'],
+  [/qwen/, 'qwen-code'],
+  [/codex/, 'codex'],
+  [/copilot/, 'copilot-cli'],
+  [/opencode/, 'opencode'],
+  [/kilo/, 'kilo-code'],
+  [/roo/, 'roo-code'],
+  [/cline/, 'cline'],
+  [/^zed/, 'zed'],
+  [/lm ?studio/, 'lmstudio'],
+  [/goose/, 'goose'],
+  [/continue/, 'continue'],
+  [/antigravity/, 'antigravity'],
+  [/droid|factory/, 'factory-droid'],
+  [/kimi/, 'kimi-code'],
+  [/junie/, 'junie'],
+  [/auggie|augment/, 'auggie'],
+  [/kiro/, 'kiro'],
+  [/amazon q|amazon-q|q-cli|qchat/, 'amazon-q'],
+  [/^amp\b/, 'amp'],
+  [/crush/, 'crush'],
+  [/devin/, 'devin'],
+  [/vibe/, 'mistral-vibe'],
+  [/qoder/, 'qoder'],
+  [/trae/, 'trae'],
+  [/witsy/, 'witsy'],
+  [/^jan\b/, 'jan'],
+  [/bolt ?ai/, 'boltai'],
+  [/anythingllm/, 'anythingllm'],
+  [/warp/, 'warp'],
+  [/xcode/, 'xcode'],
+];
+
+/** The connector id a raw clientInfo name stands for, if Switchboard knows the client. */
+export function clientIdFromInfo(clientInfoName: string): string | undefined {
+  const n = clientInfoName.toLowerCase();
+  if (n === '' || n === 'unknown') return undefined;
+  return PATTERNS.find(([re]) => re.test(n))?.[1];
+}
+
+/**
+ * Who a client is, for a record or a list: its connector id when known (from its clientInfo,
+ * else from the connector that wrote its entry), and the name to show.
+ */
+export function clientIdentity(clientInfoName: string, connector?: string): { id?: string; name: string } {
+  const id = clientIdFromInfo(clientInfoName) ?? (connector !== undefined && connector in CLIENT_NAMES ? connector : undefined);
+  return id ? { id, name: CLIENT_NAMES[id]! } : { name: clientInfoName || 'unknown' };
+}
+
+/** The name to show for a record's client: its known name, else the raw clientInfo name. */
+export function clientDisplayName(clientInfoName: string, clientId?: string): string {
+  if (clientId !== undefined && CLIENT_NAMES[clientId]) return CLIENT_NAMES[clientId]!;
+  return clientIdentity(clientInfoName).name;
+}
