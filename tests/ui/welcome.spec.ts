@@ -164,12 +164,12 @@ describe('the welcome, with the keyboard only', () => {
   after(() => stop(x));
 
   /** What has focus: its accessible text and whether its focus ring shows. */
-  const focused = () =>
-    page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
+  const focused = async () =>
+    (await page.evaluate(`(() => {
+      const el = document.activeElement;
       const style = el ? getComputedStyle(el) : null;
-      return { text: (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim().replace(/\s+/g, ' '), ring: !!style && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 };
-    });
+      return { text: (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim().replace(/\\s+/g, ' '), ring: !!style && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 };
+    })()`)) as { text: string; ring: boolean };
 
   /** Tabs forward to the control named `name`; every stop on the way shows its focus. */
   async function tabTo(name: string | RegExp): Promise<void> {

@@ -44,6 +44,13 @@ describe('config validation', () => {
     if (r.ok) expect(r.raw.mine).toBe(true);
   });
 
+  it('keeps the welcome\'s "done" and other settings, and says what settings.welcomeDone takes', () => {
+    const r = validateConfigText(JSON.stringify({ settings: { welcomeDone: true, registry: 'https://r.example.com', later: 1 } }));
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.config.settings).toEqual({ welcomeDone: true, registry: 'https://r.example.com', later: 1 });
+    expect(problems({ settings: { welcomeDone: 'yes' } })).toEqual([{ path: 'settings.welcomeDone', message: 'expected true or false' }]);
+  });
+
   it('takes only absolute folder paths as a server\'s roots, and "config" or "client" as rootsFrom', () => {
     const ok = { servers: { a: { command: 'x', roots: ['/srv/data', 'C:\\Users\\me', '\\\\host\\share'], rootsFrom: 'client' } }, profiles: {} };
     expect(problems(ok)).toEqual([]);
