@@ -437,8 +437,14 @@ export class Gateway implements GatewayPort {
    * the RootsRouter's (roots.ts).
    */
   async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, tie: { call?: { context: unknown }; calls: unknown[] } = { calls: [] }): Promise<unknown> {
-    // Roots never follow "whoever is active": see roots.ts.
-    if (request.method === 'roots/list') return this.#roots.answer(server, signal);
+    // Roots never follow "whoever is active" (roots.ts), nor reach a server during another client's call.
+    if (request.method === 'roots/list') {
+      const during = (tie.call ? [tie.call.context] : tie.calls).map((c) => {
+        const o = this.#origin(c);
+        return o instanceof Object ? o.session : undefined;
+      });
+      return this.#roots.answer(server, signal, during);
+    }
     const origin = tie.call ? this.#tiedOrigin(server, tie.call.context) : tie.calls.length > 0 ? this.#provenOrigin(server, tie.calls) : undefined;
     // null: a call no client made (Switchboard's own); the gateway answers for it.
     const target = origin === null ? undefined : origin ? origin.session : this.#mostRecentlyActive(server);

@@ -646,6 +646,7 @@ export class Upstream {
     const call = this.#ties?.take(requestId);
     if (call === undefined) return { calls: [...this.#inflight.values()] };
     if (!this.#inflight.has(call)) {
+      this.#log.note(`a question came on the stream of a call that has ended; nobody was asked`);
       throw new McpError(ErrorCode.InvalidRequest, callEndedMessage(this.name));
     }
     return { call: { context: this.#inflight.get(call) }, calls: [] };
@@ -660,8 +661,12 @@ export class Upstream {
   #answerServer(request: { method: string; params?: Record<string, unknown> }, extra: ServerRequestExtra): Promise<Record<string, unknown>> {
     if (request.method === 'roots/list' && !followsClientRoots(this.#config)) return Promise.resolve(configuredRoots(this.#config));
     const handler = this.#opts.onServerRequest;
-    if (handler) return handler(this.name, request, extra);
-    return Promise.resolve().then(() => answerWithoutClient(request.method));
+    if (!handler) return Promise.resolve().then(() => answerWithoutClient(request.method));
+    // A question nobody was put (refused, or its call ended) is noted where the server's log shows it.
+    return handler(this.name, request, extra).catch((err: unknown) => {
+      if (err instanceof McpError && err.code === ErrorCode.InvalidRequest) this.#log.note(`${request.method} not asked: ${err.message.replace(/^MCP error -?\d+: /, '')}`);
+      throw err;
+    });
   }
 
   // ---- client --------------------------------------------------------------------------------

@@ -6,9 +6,12 @@
 // same server over Streamable HTTP (a question on a call's stream is that call's) and a v2-SDK
 // 2026-07-28 server (the question is in the call's own result).
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { cleanupHomes, fixtureServer, makeHome, shimClient } from '../../helpers/home.ts';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { cleanupHomes, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
 import { serve, type Served } from '../../helpers/serve.ts';
 import { askedClient, askersOverHttp, sleep, waitForTools, type AskedClient } from '../../helpers/asked-clients.ts';
 
@@ -20,12 +23,19 @@ beforeAll(async () => {
   const h = await askersOverHttp();
   http = h.child;
   home = makeHome({
-    servers: { m: fixtureServer('askers.mjs'), h: { url: h.url }, v: fixtureServer('v2-modern.mjs') },
-    profiles: { p: { servers: ['m', 'h', 'v'] }, q: { servers: ['m', 'h', 'v'] } },
+    servers: {
+      m: fixtureServer('askers.mjs'),
+      h: { url: h.url },
+      v: fixtureServer('v2-modern.mjs'),
+      r: fixtureServer('basic.mjs', { rootsFrom: 'client', roots: ['/srv/shared'] }),
+    },
+    profiles: { p: { servers: ['m', 'h', 'v'] }, q: { servers: ['m', 'h', 'v'] }, solo: { servers: ['r'] } },
   });
   s = await serve(home);
   const probe = await client('p', 'legacy', 'probe');
   await waitForTools(probe, ['m__slow', 'h__ask', 'v__ask']);
+  await probe.client.close();
+  clients.splice(clients.indexOf(probe), 1);
 }, 60_000);
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.client.close().catch(() => {})));
@@ -60,6 +70,8 @@ describe('a v1-SDK server over stdio: no link on the wire', () => {
     expect(ask.isError).toBe(true);
     expect(ask.text).toMatch(REFUSED);
     expect(b.asked).toEqual([]);
+    // The server's log says why nobody was asked.
+    await waitFor(() => /elicitation\/create not asked: Switchboard cannot tell which call/.test(readFileSync(path.join(home, 'logs', 'm.log'), 'utf8')), 5000, 'the note in m.log');
   });
 
   it("never hands one 2026-07-28 client's question to another's slow call as input_required", async () => {
@@ -188,5 +200,21 @@ describe('a 2025 client over the shim socket (the tools/call fast path)', () => 
     expect(await slow).toBe('slow done after 2500');
     expect(a.asked).toEqual(['Question for A12']);
     await a.c.close();
+  });
+});
+
+describe('roots of a server that follows its sole client', () => {
+  it("are that client's in its own calls, and the server's configured ones in a 2026-07-28 client's call", async () => {
+    const sole = new Client({ name: 'S-2025', version: '1' }, { versionNegotiation: { mode: 'legacy' }, capabilities: { roots: { listChanged: true } } });
+    sole.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///home/s-only', name: 's-only' }] }));
+    await sole.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/solo`), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+    const b = await client('solo', 'modern', 'B13-2026');
+    await waitForTools(b, ['r__roots']);
+    const roots = async (c: Client) => ((await c.callTool({ name: 'r__roots', arguments: {} })) as { content: { text: string }[] }).content[0]!.text;
+    expect(await roots(sole)).toContain('file:///home/s-only');
+    const seenByB = await roots(b.client);
+    expect(seenByB).not.toContain('s-only');
+    expect(JSON.parse(seenByB)).toEqual([{ uri: 'file:///srv/shared', name: 'shared' }]);
+    await sole.close();
   });
 });
