@@ -4,48 +4,28 @@
 // here as it was seen, on a real `switchboard serve` with clients of both eras on /mcp: each
 // attempt holds when nobody but the caller is asked, and a question that cannot be tied to its
 // call is refused (the asker is told why) rather than guessed.
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { cleanupHomes, fixtureServer, makeHome } from '../helpers/home.ts';
-import { serve, type Served } from '../helpers/serve.ts';
-import { askedClient, askersOverHttp, sleep, waitForTools, type AskedClient } from '../helpers/asked-clients.ts';
+import { fixtureServer } from '../helpers/home.ts';
+import type { Served } from '../helpers/serve.ts';
+import { askersBench, waitForTools, type AskedClient, type AskersBench } from '../helpers/asked-clients.ts';
 import { hardeningCase } from './hardening-case.ts';
 
 const REFUSED = /Switchboard cannot tell which call this question belongs to/;
 
+let bench: AskersBench;
 let s: Served;
-let http: ChildProcess | undefined;
-const clients: AskedClient[] = [];
 beforeAll(async () => {
-  const h = await askersOverHttp();
-  http = h.child;
-  const home = makeHome({
-    servers: { m: fixtureServer('askers.mjs'), h: { url: h.url }, r: fixtureServer('basic.mjs', { rootsFrom: 'client', roots: ['/srv/shared'] }) },
+  bench = await askersBench((url) => ({
+    servers: { m: fixtureServer('askers.mjs'), h: { url }, r: fixtureServer('basic.mjs', { rootsFrom: 'client', roots: ['/srv/shared'] }) },
     profiles: { p: { servers: ['m', 'h'] }, q: { servers: ['m', 'h'] }, solo: { servers: ['r'] } },
-  });
-  s = await serve(home);
+  }));
+  s = bench.s;
 }, 60_000);
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.client.close().catch(() => {})));
-  await s?.stop();
-  http?.kill('SIGKILL');
-  await cleanupHomes();
-});
+afterAll(() => bench?.stop());
 
-async function client(profile: string, era: 'legacy' | 'modern', name: string): Promise<AskedClient> {
-  const c = await askedClient(s, profile, era, name);
-  clients.push(c);
-  return c;
-}
-
-/** `a` has a slow call of `m` running while `b` calls the asking tool. */
-async function meanwhile(a: AskedClient, b: AskedClient) {
-  const slow = a.call('m__slow', { ms: 2500 });
-  await sleep(500);
-  const ask = await b.call('m__ask', { who: b.name });
-  return { slow: await slow, ask };
-}
+const client = (profile: string, era: 'legacy' | 'modern', name: string) => bench.client(profile, era, name);
+const meanwhile = (a: AskedClient, b: AskedClient) => bench.askDuringSlowCall(a, b, 'm');
 
 describe('server questions', () => {
   hardeningCase('attack', "a server's question reaches only the client whose call it belongs to, or nobody (issue 20 finding 5)", async (tally) => {

@@ -5,58 +5,37 @@
 // a question and a call: only provable with one call in flight, or all of one 2025 session), the
 // same server over Streamable HTTP (a question on a call's stream is that call's) and a v2-SDK
 // 2026-07-28 server (the question is in the call's own result).
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { cleanupHomes, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
-import { serve, type Served } from '../../helpers/serve.ts';
-import { askedClient, askersOverHttp, sleep, waitForTools, type AskedClient } from '../../helpers/asked-clients.ts';
+import { fixtureServer, shimClient, waitFor } from '../../helpers/home.ts';
+import type { Served } from '../../helpers/serve.ts';
+import { askedClient, askersBench, sleep, waitForTools, type AskedClient, type AskersBench } from '../../helpers/asked-clients.ts';
 
+let bench: AskersBench;
 let s: Served;
 let home: string;
-let http: ChildProcess;
-const clients: AskedClient[] = [];
 beforeAll(async () => {
-  const h = await askersOverHttp();
-  http = h.child;
-  home = makeHome({
+  bench = await askersBench((url) => ({
     servers: {
       m: fixtureServer('askers.mjs'),
-      h: { url: h.url },
+      h: { url },
       v: fixtureServer('v2-modern.mjs'),
       r: fixtureServer('basic.mjs', { rootsFrom: 'client', roots: ['/srv/shared'] }),
     },
     profiles: { p: { servers: ['m', 'h', 'v'] }, q: { servers: ['m', 'h', 'v'] }, solo: { servers: ['r'] } },
-  });
-  s = await serve(home);
-  const probe = await client('p', 'legacy', 'probe');
+  }));
+  ({ s, home } = bench);
+  const probe = await askedClient(s, 'p', 'legacy', 'probe');
   await waitForTools(probe, ['m__slow', 'h__ask', 'v__ask']);
   await probe.client.close();
-  clients.splice(clients.indexOf(probe), 1);
 }, 60_000);
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.client.close().catch(() => {})));
-  await s?.stop();
-  http?.kill('SIGKILL');
-  await cleanupHomes();
-});
+afterAll(() => bench?.stop());
 
-async function client(profile: string, era: 'legacy' | 'modern', name: string): Promise<AskedClient> {
-  const c = await askedClient(s, profile, era, name);
-  clients.push(c);
-  return c;
-}
-
-/** A slow call in flight on `server` for `a` while `b` asks; both outcomes. */
-async function askDuringSlowCall(a: AskedClient, b: AskedClient, server: 'm' | 'h' | 'v') {
-  const slow = server === 'v' ? a.call('v__progress', { steps: 150 }) : a.call(`${server}__slow`, { ms: 2500 });
-  await sleep(500);
-  const ask = await b.call(`${server}__ask`, { who: b.name });
-  return { slow: await slow, ask };
-}
+const client = (profile: string, era: 'legacy' | 'modern', name: string) => bench.client(profile, era, name);
+const askDuringSlowCall = (a: AskedClient, b: AskedClient, server: 'm' | 'h' | 'v') => bench.askDuringSlowCall(a, b, server);
 
 const REFUSED = /Switchboard cannot tell which call this question belongs to: 2 calls of different clients are running on m/;
 
