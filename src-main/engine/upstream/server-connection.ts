@@ -7,7 +7,6 @@
 // (what a failure is called).
 import path from 'node:path';
 import { Client, ProtocolError, ProtocolErrorCode, type Transport } from '@modelcontextprotocol/client';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 // The engine's own vocabulary for MCP shapes (the same JSON in both SDK generations).
 import type { CallToolRequest, CallToolResult, Progress, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
@@ -30,7 +29,7 @@ import { LOG_LEVEL_META_KEY } from '../gateway/call-logs.ts';
 import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
-import { answerWithoutClient, callEndedMessage } from './answer-without-client.ts';
+import { answerWithoutClient, callEndedMessage, NotAskedError } from './answer-without-client.ts';
 import { proposedBy } from '../trust/proposals.ts';
 import { callFailure, crashMessage, startErrorMessage, unavailableError, type FailureContext } from './upstream-errors.ts';
 
@@ -647,7 +646,7 @@ export class Upstream {
     if (call === undefined) return { calls: [...this.#inflight.values()] };
     if (!this.#inflight.has(call)) {
       this.#log.note(`a question came on the stream of a call that has ended; nobody was asked`);
-      throw new McpError(ErrorCode.InvalidRequest, callEndedMessage(this.name));
+      throw new NotAskedError(callEndedMessage(this.name));
     }
     return { call: { context: this.#inflight.get(call) }, calls: [] };
   }
@@ -664,7 +663,7 @@ export class Upstream {
     if (!handler) return Promise.resolve().then(() => answerWithoutClient(request.method));
     // A question nobody was put (refused, or its call ended) is noted where the server's log shows it.
     return handler(this.name, request, extra).catch((err: unknown) => {
-      if (err instanceof McpError && err.code === ErrorCode.InvalidRequest) this.#log.note(`${request.method} not asked: ${err.message.replace(/^MCP error -?\d+: /, '')}`);
+      if (err instanceof NotAskedError) this.#log.note(`${request.method} not asked: ${err.message}`);
       throw err;
     });
   }

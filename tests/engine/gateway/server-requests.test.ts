@@ -25,7 +25,7 @@ beforeAll(async () => {
       v: fixtureServer('v2-modern.mjs'),
       r: fixtureServer('basic.mjs', { rootsFrom: 'client', roots: ['/srv/shared'] }),
     },
-    profiles: { p: { servers: ['m', 'h', 'v'] }, q: { servers: ['m', 'h', 'v'] }, solo: { servers: ['r'] } },
+    profiles: { p: { servers: ['m', 'h', 'v'] }, q: { servers: ['m', 'h', 'v'] }, solo: { servers: ['r'] }, code: { servers: ['m'], surface: 'code' } },
   }));
   ({ s, home } = bench);
   const probe = await askedClient(s, 'p', 'legacy', 'probe');
@@ -48,6 +48,8 @@ describe('a v1-SDK server over stdio: no link on the wire', () => {
     expect(slow.text).toBe('slow done after 2500');
     expect(ask.isError).toBe(true);
     expect(ask.text).toMatch(REFUSED);
+    // The sentence reaches the server as it is (its own SDK adds one code prefix, not two).
+    expect(ask.text).not.toMatch(/-32600: MCP error/);
     expect(b.asked).toEqual([]);
     // The server's log says why nobody was asked.
     await waitFor(() => /elicitation\/create not asked: Switchboard cannot tell which call/.test(readFileSync(path.join(home, 'logs', 'm.log'), 'utf8')), 5000, 'the note in m.log');
@@ -86,6 +88,17 @@ describe('a v1-SDK server over stdio: no link on the wire', () => {
     expect(slow.text).toBe('slow done after 2500');
     expect(ask.text).toBe('A5-2025 was answered: {"action":"accept","content":{"name":"A5-2025"}}');
     expect(a.asked).toEqual(['Question for A5-2025']);
+  });
+});
+
+describe('a code run of a 2026-07-28 client', () => {
+  it('is asked when its own calls are all that run on the server (one request, several calls)', async () => {
+    const b = await client('code', 'modern', 'B14-2026');
+    const r = await b.call('execute', { code: `async () => (await Promise.all([m.slow({ ms: 1500 }), m.ask({ who: 'B14' })])).map(String)` });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('B14 was answered');
+    expect(r.text).toContain('B14-2026');
+    expect(b.asked).toEqual(['Question for B14']);
   });
 });
 
