@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { FIXTURES, waitFor } from './home.ts';
+import { cleanupHomes, FIXTURES, makeHome, waitFor } from './home.ts';
+import { serve, type Served } from './serve.ts';
 
 export interface AskedClient {
   client: Client;
@@ -59,3 +60,46 @@ export async function askersOverHttp(): Promise<{ url: string; child: ChildProce
 
 /** Resolves after ms. */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface AskersBench {
+  s: Served;
+  home: string;
+  /** A client of `era` on /mcp/<profile>, closed by stop(). */
+  client(profile: string, era: 'legacy' | 'modern', name: string): Promise<AskedClient>;
+  /** `a` has a slow call of `server` running (2.5 s) while `b` calls its asking tool; both outcomes. */
+  askDuringSlowCall(a: AskedClient, b: AskedClient, server: string): Promise<{ slow: { text: string; isError: boolean }; ask: { text: string; isError: boolean } }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A `switchboard serve` whose config is `config(askersHttpUrl)`, with the askers fixture also
+ * running over Streamable HTTP. A server named `v` is taken to be the v2 fixture (its slow
+ * call is `progress`).
+ */
+export async function askersBench(config: (httpUrl: string) => unknown): Promise<AskersBench> {
+  const h = await askersOverHttp();
+  const home = makeHome(config(h.url));
+  const s = await serve(home);
+  const clients: AskedClient[] = [];
+  return {
+    s,
+    home,
+    async client(profile, era, name) {
+      const c = await askedClient(s, profile, era, name);
+      clients.push(c);
+      return c;
+    },
+    async askDuringSlowCall(a, b, server) {
+      const slow = server === 'v' ? a.call('v__progress', { steps: 150 }) : a.call(`${server}__slow`, { ms: 2500 });
+      await sleep(500);
+      const ask = await b.call(`${server}__ask`, { who: b.name });
+      return { slow: await slow, ask };
+    },
+    async stop() {
+      await Promise.all(clients.map((c) => c.client.close().catch(() => {})));
+      await s.stop();
+      h.child.kill('SIGKILL');
+      await cleanupHomes();
+    },
+  };
+}

@@ -3,13 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult, type ServerNotification, type ServerRequest, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type ServerNotification, type ServerRequest, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ApprovalRecord, AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
 import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
-import { answerWithoutClient, callEndedMessage } from '../upstream/answer-without-client.ts';
+import { answerWithoutClient, callEndedMessage, NotAskedError } from '../upstream/answer-without-client.ts';
 import type { DirectCalls } from '../upstream/direct-calls.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
@@ -461,8 +461,14 @@ export class Gateway implements GatewayPort {
    * the RootsRouter's (roots.ts).
    */
   async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, tie: { call?: { context: unknown }; calls: unknown[] } = { calls: [] }): Promise<unknown> {
-    // Roots never follow "whoever is active": see roots.ts.
-    if (request.method === 'roots/list') return this.#roots.answer(server, signal);
+    // Roots never follow "whoever is active" (roots.ts), nor reach a server during another client's call.
+    if (request.method === 'roots/list') {
+      const during = (tie.call ? [tie.call.context] : tie.calls).map((c) => {
+        const o = this.#origin(c);
+        return o instanceof Object ? o.session : undefined;
+      });
+      return this.#roots.answer(server, signal, during);
+    }
     const origin = tie.call ? this.#tiedOrigin(server, tie.call.context) : tie.calls.length > 0 ? this.#provenOrigin(server, tie.calls) : undefined;
     // null: a call no client made (Switchboard's own); the gateway answers for it.
     const target = origin === null ? undefined : origin ? origin.session : this.#mostRecentlyActive(server);
@@ -488,22 +494,24 @@ export class Gateway implements GatewayPort {
 
   #tiedOrigin(server: string, context: unknown): CallOrigin | null {
     const o = this.#origin(context);
-    if (o === 'ended') throw new McpError(ErrorCode.InvalidRequest, callEndedMessage(server));
+    if (o === 'ended') throw new NotAskedError(callEndedMessage(server));
     return o;
   }
 
   /**
    * Whose a request is that the connection did not tie to a call, when the calls in flight prove
-   * it: the only call, or calls that all come from one 2025 session (which can be asked outside
-   * a particular call). Anything else is refused.
+   * it: the only call, calls that all come from one 2025 session (which can be asked outside a
+   * particular call), or calls that all serve one request of a 2026-07-28 client (a code run's).
+   * Anything else is refused.
    */
   #provenOrigin(server: string, calls: unknown[]): CallOrigin | null {
     if (calls.length === 1) return this.#tiedOrigin(server, calls[0]);
     const origins = calls.map((c) => this.#origin(c));
     const first = origins[0];
-    if (first instanceof Object && first.session.era === 'legacy' && origins.every((o) => o instanceof Object && o.session === first.session)) return first;
-    throw new McpError(
-      ErrorCode.InvalidRequest,
+    // A 2026-07-28 client is asked within one request: all calls must serve that one (a code run's).
+    const same = (o: (typeof origins)[number]) => o instanceof Object && first instanceof Object && o.session === first.session && (first.session.era === 'legacy' || o.requestId === first.requestId);
+    if (first instanceof Object && origins.every(same)) return first;
+    throw new NotAskedError(
       `Switchboard cannot tell which call this question belongs to: ${calls.length} calls of different clients are running on ${server}, and its connection does not say which call asked. ` +
         'Nobody was asked; ask again when only one call is running (a server reached over Streamable HTTP can tie its questions to their call).',
     );

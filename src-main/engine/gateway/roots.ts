@@ -75,12 +75,15 @@ export class RootsRouter<S extends RootsClient> {
     return users.length === 1 ? users[0] : undefined;
   }
 
-  /** Answers a server's `roots/list`. */
-  async answer(server: string, signal?: AbortSignal): Promise<{ roots: Root[] }> {
+  /**
+   * Answers a server's `roots/list`. `during`: the clients whose calls it may have been asked
+   * within (undefined for a call no client made); the sole client's roots only if it is each of them.
+   */
+  async answer(server: string, signal?: AbortSignal, during: readonly (S | undefined)[] = []): Promise<{ roots: Root[] }> {
     const config = this.#deps.config(server);
     if (!followsClientRoots(config)) return configuredRoots(config);
     const sole = this.#soleUser(server);
-    if (!sole || !sole.accepts('roots/list')) return configuredRoots(config);
+    if (!sole || !sole.accepts('roots/list') || during.some((c) => c !== sole)) return configuredRoots(config);
     // Marked before asking: once a client could have answered, the server may hold its roots.
     this.#steeredBy.set(server, sole);
     const answer = (await sole.forwardRequest({ method: 'roots/list' }, signal)) as { roots?: Root[] };

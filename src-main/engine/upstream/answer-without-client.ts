@@ -12,6 +12,15 @@ export function answerWithoutClient(method: string): Record<string, unknown> {
   throw new McpError(ErrorCode.MethodNotFound, `No connected client can answer ${method}: connect a client that supports it (sampling needs one).`);
 }
 
+/**
+ * A server's question Switchboard put to nobody (it cannot tell whose call it is, or the call
+ * ended): the JSON-RPC error the server gets, -32600 with the sentence as it is (an McpError
+ * would prefix its code to the message the server reads).
+ */
+export class NotAskedError extends Error {
+  readonly code = ErrorCode.InvalidRequest;
+}
+
 /** What a server is told when it asks within a call that has ended: nobody is asked. */
 export function callEndedMessage(server: string): string {
   return `The call this question of ${server} belongs to has ended, so nobody was asked.`;

@@ -7,7 +7,6 @@
 // (what a failure is called).
 import path from 'node:path';
 import { Client, ProtocolError, ProtocolErrorCode, type Transport } from '@modelcontextprotocol/client';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 // The engine's own vocabulary for MCP shapes (the same JSON in both SDK generations).
 import type { CallToolRequest, CallToolResult, Progress, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
@@ -31,7 +30,7 @@ import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { mendToolLists } from './lenient-catalog.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../../src-shared/backoff.ts';
-import { answerWithoutClient, callEndedMessage } from './answer-without-client.ts';
+import { answerWithoutClient, callEndedMessage, NotAskedError } from './answer-without-client.ts';
 import { proposedBy } from '../trust/proposals.ts';
 import { callFailure, crashMessage, startErrorMessage, unavailableError, type FailureContext } from './upstream-errors.ts';
 
@@ -648,7 +647,8 @@ export class Upstream {
     const call = this.#ties?.take(requestId);
     if (call === undefined) return { calls: [...this.#inflight.values()] };
     if (!this.#inflight.has(call)) {
-      throw new McpError(ErrorCode.InvalidRequest, callEndedMessage(this.name));
+      this.#log.note(`a question came on the stream of a call that has ended; nobody was asked`);
+      throw new NotAskedError(callEndedMessage(this.name));
     }
     return { call: { context: this.#inflight.get(call) }, calls: [] };
   }
@@ -662,8 +662,12 @@ export class Upstream {
   #answerServer(request: { method: string; params?: Record<string, unknown> }, extra: ServerRequestExtra): Promise<Record<string, unknown>> {
     if (request.method === 'roots/list' && !followsClientRoots(this.#config)) return Promise.resolve(configuredRoots(this.#config));
     const handler = this.#opts.onServerRequest;
-    if (handler) return handler(this.name, request, extra);
-    return Promise.resolve().then(() => answerWithoutClient(request.method));
+    if (!handler) return Promise.resolve().then(() => answerWithoutClient(request.method));
+    // A question nobody was put (refused, or its call ended) is noted where the server's log shows it.
+    return handler(this.name, request, extra).catch((err: unknown) => {
+      if (err instanceof NotAskedError) this.#log.note(`${request.method} not asked: ${err.message}`);
+      throw err;
+    });
   }
 
   // ---- client --------------------------------------------------------------------------------

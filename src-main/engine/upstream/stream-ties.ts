@@ -10,8 +10,16 @@ import { LineSplitter } from '../../shim/line-splitter.mjs';
 
 /** The private header naming our call on its POST; never sent to the server. */
 export const CALL_HEADER = 'x-switchboard-call';
-/** Largest event line read for ties (the transport itself reads bigger ones; those are not tied). */
-const MAX_TIE_LINE_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest event line read for ties, in bytes. The transport itself reads bigger ones, but a
+ * question is small and a big result is not worth decoding twice: a request bigger than this
+ * is not tied (the gateway then sees it as untied, never as another call's).
+ */
+export const MAX_TIE_LINE_BYTES = 1024 * 1024;
+const METHOD = Buffer.from('"method"');
+const DATA = Buffer.from('data:');
+const CR = 0x0d;
+const SPACE = 0x20;
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -43,11 +51,13 @@ export class StreamTies {
 
   /** Passes the stream through unchanged, noting the server requests in its events as the call's. */
   #noter(call: number): TransformStream<Uint8Array, Uint8Array> {
-    let data: string[] = [];
+    let data: Buffer[] = [];
     const event = () => {
-      const text = data.join('\n');
+      const lines = data;
       data = [];
-      if (!text) return;
+      // Only a request names a method: results and notes of the call are not decoded here.
+      if (!lines.some((l) => l.includes(METHOD))) return;
+      const text = lines.map((l) => l.toString('utf8')).join('\n');
       try {
         const msg = JSON.parse(text) as { method?: unknown; id?: unknown };
         if (typeof msg?.method === 'string' && (typeof msg.id === 'string' || typeof msg.id === 'number')) this.#calls.set(JSON.stringify(msg.id), call);
@@ -58,9 +68,9 @@ export class StreamTies {
     const lines = new LineSplitter({
       maxLineBytes: MAX_TIE_LINE_BYTES,
       onLine: (raw: Buffer) => {
-        const line = raw.toString('utf8').replace(/\r$/, '');
-        if (line === '') return event();
-        if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+        const line = raw.at(-1) === CR ? raw.subarray(0, -1) : raw;
+        if (line.length === 0) return event();
+        if (line.subarray(0, 5).equals(DATA)) data.push(line.subarray(line[5] === SPACE ? 6 : 5));
       },
       onOversized: () => (data = []),
     });

@@ -5,48 +5,37 @@
 // a question and a call: only provable with one call in flight, or all of one 2025 session), the
 // same server over Streamable HTTP (a question on a call's stream is that call's) and a v2-SDK
 // 2026-07-28 server (the question is in the call's own result).
-import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { cleanupHomes, fixtureServer, makeHome, shimClient } from '../../helpers/home.ts';
-import { serve, type Served } from '../../helpers/serve.ts';
-import { askedClient, askersOverHttp, sleep, waitForTools, type AskedClient } from '../../helpers/asked-clients.ts';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { fixtureServer, shimClient, waitFor } from '../../helpers/home.ts';
+import type { Served } from '../../helpers/serve.ts';
+import { askedClient, askersBench, sleep, waitForTools, type AskedClient, type AskersBench } from '../../helpers/asked-clients.ts';
 
+let bench: AskersBench;
 let s: Served;
 let home: string;
-let http: ChildProcess;
-const clients: AskedClient[] = [];
 beforeAll(async () => {
-  const h = await askersOverHttp();
-  http = h.child;
-  home = makeHome({
-    servers: { m: fixtureServer('askers.mjs'), h: { url: h.url }, v: fixtureServer('v2-modern.mjs') },
-    profiles: { p: { servers: ['m', 'h', 'v'] }, q: { servers: ['m', 'h', 'v'] } },
-  });
-  s = await serve(home);
-  const probe = await client('p', 'legacy', 'probe');
+  bench = await askersBench((url) => ({
+    servers: {
+      m: fixtureServer('askers.mjs'),
+      h: { url },
+      v: fixtureServer('v2-modern.mjs'),
+      r: fixtureServer('basic.mjs', { rootsFrom: 'client', roots: ['/srv/shared'] }),
+    },
+    profiles: { p: { servers: ['m', 'h', 'v'] }, q: { servers: ['m', 'h', 'v'] }, solo: { servers: ['r'] }, code: { servers: ['m'], surface: 'code' } },
+  }));
+  ({ s, home } = bench);
+  const probe = await askedClient(s, 'p', 'legacy', 'probe');
   await waitForTools(probe, ['m__slow', 'h__ask', 'v__ask']);
+  await probe.client.close();
 }, 60_000);
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.client.close().catch(() => {})));
-  await s?.stop();
-  http?.kill('SIGKILL');
-  await cleanupHomes();
-});
+afterAll(() => bench?.stop());
 
-async function client(profile: string, era: 'legacy' | 'modern', name: string): Promise<AskedClient> {
-  const c = await askedClient(s, profile, era, name);
-  clients.push(c);
-  return c;
-}
-
-/** A slow call in flight on `server` for `a` while `b` asks; both outcomes. */
-async function askDuringSlowCall(a: AskedClient, b: AskedClient, server: 'm' | 'h' | 'v') {
-  const slow = server === 'v' ? a.call('v__progress', { steps: 150 }) : a.call(`${server}__slow`, { ms: 2500 });
-  await sleep(500);
-  const ask = await b.call(`${server}__ask`, { who: b.name });
-  return { slow: await slow, ask };
-}
+const client = (profile: string, era: 'legacy' | 'modern', name: string) => bench.client(profile, era, name);
+const askDuringSlowCall = (a: AskedClient, b: AskedClient, server: 'm' | 'h' | 'v') => bench.askDuringSlowCall(a, b, server);
 
 const REFUSED = /Switchboard cannot tell which call this question belongs to: 2 calls of different clients are running on m/;
 
@@ -59,7 +48,11 @@ describe('a v1-SDK server over stdio: no link on the wire', () => {
     expect(slow.text).toBe('slow done after 2500');
     expect(ask.isError).toBe(true);
     expect(ask.text).toMatch(REFUSED);
+    // The sentence reaches the server as it is (its own SDK adds one code prefix, not two).
+    expect(ask.text).not.toMatch(/-32600: MCP error/);
     expect(b.asked).toEqual([]);
+    // The server's log says why nobody was asked.
+    await waitFor(() => /elicitation\/create not asked: Switchboard cannot tell which call/.test(readFileSync(path.join(home, 'logs', 'm.log'), 'utf8')), 5000, 'the note in m.log');
   });
 
   it("never hands one 2026-07-28 client's question to another's slow call as input_required", async () => {
@@ -95,6 +88,17 @@ describe('a v1-SDK server over stdio: no link on the wire', () => {
     expect(slow.text).toBe('slow done after 2500');
     expect(ask.text).toBe('A5-2025 was answered: {"action":"accept","content":{"name":"A5-2025"}}');
     expect(a.asked).toEqual(['Question for A5-2025']);
+  });
+});
+
+describe('a code run of a 2026-07-28 client', () => {
+  it('is asked when its own calls are all that run on the server (one request, several calls)', async () => {
+    const b = await client('code', 'modern', 'B14-2026');
+    const r = await b.call('execute', { code: `async () => (await Promise.all([m.slow({ ms: 1500 }), m.ask({ who: 'B14' })])).map(String)` });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('B14 was answered');
+    expect(r.text).toContain('B14-2026');
+    expect(b.asked).toEqual(['Question for B14']);
   });
 });
 
@@ -188,5 +192,21 @@ describe('a 2025 client over the shim socket (the tools/call fast path)', () => 
     expect(await slow).toBe('slow done after 2500');
     expect(a.asked).toEqual(['Question for A12']);
     await a.c.close();
+  });
+});
+
+describe('roots of a server that follows its sole client', () => {
+  it("are that client's in its own calls, and the server's configured ones in a 2026-07-28 client's call", async () => {
+    const sole = new Client({ name: 'S-2025', version: '1' }, { versionNegotiation: { mode: 'legacy' }, capabilities: { roots: { listChanged: true } } });
+    sole.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///home/s-only', name: 's-only' }] }));
+    await sole.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/solo`), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+    const b = await client('solo', 'modern', 'B13-2026');
+    await waitForTools(b, ['r__roots']);
+    const roots = async (c: Client) => ((await c.callTool({ name: 'r__roots', arguments: {} })) as { content: { text: string }[] }).content[0]!.text;
+    expect(await roots(sole)).toContain('file:///home/s-only');
+    const seenByB = await roots(b.client);
+    expect(seenByB).not.toContain('s-only');
+    expect(JSON.parse(seenByB)).toEqual([{ uri: 'file:///srv/shared', name: 'shared' }]);
+    await sole.close();
   });
 });
