@@ -67,6 +67,15 @@ describe('bundles', () => {
         await waitFor(() => !existsSync(evilDir), 15_000, 'the removed entry\'s folder to go');
         expect(await which('weather__which')).toMatchObject({ text: 'GOOD CODE' });
       });
+
+      await tally.attempt('a proposal approved by editing config.json by hand is unpacked by the engine, and runs its own code', async () => {
+        expect((await runCli(home, ['install', bundle(dir, 'third.mcpb', 'THIRD CODE'), '--propose'])).code).toBe(0);
+        const cfg = config(home) as unknown as { servers: Record<string, Record<string, unknown>>; profiles: Record<string, unknown> };
+        delete cfg.servers['weather-2']!.proposedBy;
+        writeFileSync(path.join(home, 'config.json'), JSON.stringify({ ...cfg, profiles: { main: { servers: ['weather', 'weather-2'] } } }));
+        expect(await waitFor(() => which('weather-2__which').catch(() => undefined), 30_000, 'the hand-approved weather-2')).toMatchObject({ text: 'THIRD CODE' });
+        expect(await which('weather__which')).toMatchObject({ text: 'GOOD CODE' });
+      });
     } finally {
       await client.close();
       await engine.stop();
