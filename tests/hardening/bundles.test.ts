@@ -33,7 +33,11 @@ describe('bundles', () => {
     writeFileSync(path.join(home, 'config.json'), JSON.stringify({ ...config(home), profiles: { main: { servers: ['weather'] } } }));
     const engine = await serveEngine(home);
     const client = await shimClient(home, 'main');
-    const which = async (tool: string) => ((await client.callTool({ name: tool, arguments: {} })) as CallToolResult).content[0];
+    // The tool's answer, or undefined while the server is not ready yet (an error result).
+    const which = async (tool: string) => {
+      const r = (await client.callTool({ name: tool, arguments: {} })) as CallToolResult;
+      return r.isError ? undefined : r.content[0];
+    };
     try {
       expect(await waitFor(() => which('weather__which').catch(() => undefined), 30_000, 'weather')).toMatchObject({ text: 'GOOD CODE' });
 
