@@ -41,7 +41,7 @@ const exists = (p: string) => stat(p).then(() => true, () => false);
 /** Runs `fn` holding bundles/.lock (waits for a live holder; a dead one's lock is broken). */
 export async function withBundleLock<T>(home: string, fn: () => Promise<T>): Promise<T> {
   await mkdir(bundlesDir(home), { recursive: true, mode: 0o700 });
-  return withFileLock(path.join(bundlesDir(home), LOCK), fn, { staleMs: 10 * 60_000, timeoutMs: 60_000 });
+  return withFileLock(path.join(bundlesDir(home), LOCK), fn, { staleMs: 10 * 60_000, timeoutMs: 60_000, busy: 'A bundle is being installed' });
 }
 
 /**
