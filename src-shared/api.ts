@@ -407,7 +407,8 @@ export interface CatalogPrepared {
   /** Local servers: the command line, `<label>` where an asked value goes. */
   command?: string;
   args?: string[];
-  env?: Record<string, { value: string; secret: boolean }>;
+  /** `codeLoading`: the variable changes what code the command loads (NODE_OPTIONS, LD_PRELOAD…): shown flagged. */
+  env?: Record<string, { value: string; secret: boolean; codeLoading?: true }>;
   /** What runs the command, and whether it was found (with the doctor's advice). */
   runner?: { program: string; found: string | null; advice: string[] };
   url?: string;

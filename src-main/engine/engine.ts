@@ -28,7 +28,7 @@ import { FileSecretStore, type SecretStore } from './secrets/secret-store.ts';
 import { secretValuesOf } from './secrets/secret-values.ts';
 import { PinStore } from './trust/pins.ts';
 import { statusReport } from './status-report.ts';
-import { sweepBundles } from './catalog/bundle-store.ts';
+import { bundleUpkeep } from './catalog/bundle-store.ts';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require(path.join(APP_ROOT, 'package.json')) as { version: string }).version;
@@ -143,8 +143,14 @@ export class Engine implements ControlEngine {
       if (Object.values(cfg.profiles).some((p) => p.surface === 'code')) this.sandbox.warmUp();
       this.supervisor.apply(cfg.servers);
       this.gateway.applyConfig(cfg);
-      // Bundle folders no entry names any more (and a killed install's leftovers) go.
-      void sweepBundles(this.paths.home, cfg.servers, { wait: false }).catch((err: Error) => this.#log(`bundles: ${err.message}`));
+      // A proposed bundle approved by hand is unpacked (its servers restarted, since they may have
+      // started without it); folders no entry names any more, and a killed install's leftovers, go.
+      void bundleUpkeep(this.paths.home, cfg.servers).then(
+        (names) => {
+          for (const name of names) void this.supervisor.get(name)?.restart().catch(() => undefined);
+        },
+        (err: Error) => this.#log(`bundles: ${err.message}`),
+      );
     };
     recordCatalogs(this.supervisor, this.pins, (name) => this.#upstream.tools(name), (name, toolsChanged) => this.gateway.catalogChanged(name, toolsChanged));
     apply();

@@ -33,7 +33,11 @@ describe('bundles', () => {
     writeFileSync(path.join(home, 'config.json'), JSON.stringify({ ...config(home), profiles: { main: { servers: ['weather'] } } }));
     const engine = await serveEngine(home);
     const client = await shimClient(home, 'main');
-    const which = async (tool: string) => ((await client.callTool({ name: tool, arguments: {} })) as CallToolResult).content[0];
+    // The tool's answer, or undefined while the server is not ready yet (an error result).
+    const which = async (tool: string) => {
+      const r = (await client.callTool({ name: tool, arguments: {} })) as CallToolResult;
+      return r.isError ? undefined : r.content[0];
+    };
     try {
       expect(await waitFor(() => which('weather__which').catch(() => undefined), 30_000, 'weather')).toMatchObject({ text: 'GOOD CODE' });
 
@@ -65,6 +69,15 @@ describe('bundles', () => {
         await engine.api('config.set', { path: '/profiles/main/servers', value: ['weather'] });
         await engine.api('config.unset', { path: '/servers/weather-2' });
         await waitFor(() => !existsSync(evilDir), 15_000, 'the removed entry\'s folder to go');
+        expect(await which('weather__which')).toMatchObject({ text: 'GOOD CODE' });
+      });
+
+      await tally.attempt('a proposal approved by editing config.json by hand is unpacked by the engine, and runs its own code', async () => {
+        expect((await runCli(home, ['install', bundle(dir, 'third.mcpb', 'THIRD CODE'), '--propose'])).code).toBe(0);
+        const cfg = config(home) as unknown as { servers: Record<string, Record<string, unknown>>; profiles: Record<string, unknown> };
+        delete cfg.servers['weather-2']!.proposedBy;
+        writeFileSync(path.join(home, 'config.json'), JSON.stringify({ ...cfg, profiles: { main: { servers: ['weather', 'weather-2'] } } }));
+        expect(await waitFor(() => which('weather-2__which').catch(() => undefined), 30_000, 'the hand-approved weather-2')).toMatchObject({ text: 'THIRD CODE' });
         expect(await which('weather__which')).toMatchObject({ text: 'GOOD CODE' });
       });
     } finally {

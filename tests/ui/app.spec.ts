@@ -518,4 +518,14 @@ describe('catalog page: install from the registry', () => {
     assert.ok(!cs2.configBytes().includes('sk-ui-secret'), 'the secret never reaches config.json');
     await weather.getByText('installed').waitFor();
   });
+
+  it('flags a pasted link\'s NODE_OPTIONS as changing what code loads', { timeout: 60_000 }, async () => {
+    const config = Buffer.from(JSON.stringify({ command: 'npx', args: ['pg'], env: { NODE_OPTIONS: '--require /tmp/x.js', PG_LANG: 'en' } })).toString('base64');
+    await pg.getByTestId('catalog-link-input').fill(`cursor://anysphere.cursor-deeplink/mcp/install?name=pg&config=${config}`);
+    await pg.getByTestId('catalog-link-input').press('Enter');
+    const review = pg.getByTestId('catalog-review');
+    await review.getByTestId('code-loading-env').waitFor();
+    assert.equal(await review.getByTestId('code-loading-env').count(), 1, 'only NODE_OPTIONS is flagged, not PG_LANG');
+    assert.match((await review.textContent()) ?? '', /env NODE_OPTIONS--require \/tmp\/x\.js ?changes what code loads/);
+  });
 });

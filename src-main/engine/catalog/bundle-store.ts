@@ -7,7 +7,8 @@
 //                                         when it is checked against its digest and unpacked
 //   bundles/<folder>.tmp-<pid>-<n>/      an unpack under way; a dead pid's is cleared at the next
 //                                         install or engine start
-// A folder or pending file that no config.json entry names is removed (sweepBundles). Unpacking
+// A folder or pending file that no config.json entry names is removed (sweepBundles); a pending
+// bundle whose entry was approved by hand is unpacked by the engine (bundleUpkeep). Unpacking
 // and sweeping take bundles/.lock, so a sweep never removes a folder an install is adding.
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,7 +41,7 @@ const exists = (p: string) => stat(p).then(() => true, () => false);
 /** Runs `fn` holding bundles/.lock (waits for a live holder; a dead one's lock is broken). */
 export async function withBundleLock<T>(home: string, fn: () => Promise<T>): Promise<T> {
   await mkdir(bundlesDir(home), { recursive: true, mode: 0o700 });
-  return withFileLock(path.join(bundlesDir(home), LOCK), fn, { staleMs: 10 * 60_000, timeoutMs: 60_000 });
+  return withFileLock(path.join(bundlesDir(home), LOCK), fn, { staleMs: 10 * 60_000, timeoutMs: 60_000, busy: 'A bundle is being installed' });
 }
 
 /**
@@ -99,35 +100,43 @@ function foldersNamedIn(value: unknown, candidates: Iterable<string>): string[] 
   return [...candidates].filter((f) => text.includes(f));
 }
 
+/** The pending bundles (folder names) that `entry` names. */
+async function pendingNamedIn(home: string, entry: unknown): Promise<string[]> {
+  const pending = await readdir(path.join(bundlesDir(home), PENDING)).catch(() => [] as string[]);
+  return foldersNamedIn(entry, pending.filter((n) => n.endsWith('.mcpb')).map((n) => n.slice(0, -'.mcpb'.length)).filter((f) => FOLDER_RE.test(f)));
+}
+
+/** Unpacks the pending bundle of `folder` after checking its bytes are the ones proposed; the caller holds the lock. */
+async function release(home: string, folder: string): Promise<void> {
+  const file = pendingFile(home, folder);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch {
+    return; // Released meanwhile.
+  }
+  let bundle: Bundle | undefined;
+  try {
+    bundle = readBundle(bytes);
+  } catch {
+    bundle = undefined;
+  }
+  if (!bundle || bundleFolderName(bundle.manifest, bundle.digest) !== folder) {
+    throw new SwitchboardError('denied', `The bundle waiting for approval in ${file} is not the one that was proposed (it changed since). Nothing was approved; install the bundle again.`);
+  }
+  await unpackBundle(home, bundle);
+  await rm(file, { force: true });
+}
+
 /**
  * On approval: unpacks every bundle an entry names that waits in bundles/.pending, after checking
  * that its bytes are still the ones proposed (their digest is in the folder's name).
  */
 export async function releaseProposedBundles(home: string, entry: unknown): Promise<void> {
-  const pending = await readdir(path.join(bundlesDir(home), PENDING)).catch(() => [] as string[]);
-  const folders = foldersNamedIn(entry, pending.filter((n) => n.endsWith('.mcpb')).map((n) => n.slice(0, -'.mcpb'.length)).filter((f) => FOLDER_RE.test(f)));
+  const folders = await pendingNamedIn(home, entry);
   if (!folders.length) return;
   await withBundleLock(home, async () => {
-    for (const folder of folders) {
-      const file = pendingFile(home, folder);
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(file);
-      } catch {
-        continue; // Released meanwhile.
-      }
-      let bundle: Bundle | undefined;
-      try {
-        bundle = readBundle(bytes);
-      } catch {
-        bundle = undefined;
-      }
-      if (!bundle || bundleFolderName(bundle.manifest, bundle.digest) !== folder) {
-        throw new SwitchboardError('denied', `The bundle waiting for approval in ${file} is not the one that was proposed (it changed since). Nothing was approved; install the bundle again.`);
-      }
-      await unpackBundle(home, bundle);
-      await rm(file, { force: true });
-    }
+    for (const folder of folders) await release(home, folder);
   });
 }
 
@@ -166,11 +175,36 @@ export async function sweepBundles(home: string, servers: Record<string, unknown
     return removed;
   };
   if (opts.wait !== false) return withBundleLock(home, sweep);
-  const lock = tryLock(path.join(root, LOCK), { staleMs: 10 * 60_000 });
-  if (!lock.ok) return [];
+  return (await withLockIfFree(home, sweep)) ?? [];
+}
+
+/** Runs `fn` holding bundles/.lock if nobody holds it; undefined (not run) when someone does. */
+async function withLockIfFree<T>(home: string, fn: () => Promise<T>): Promise<T | undefined> {
+  const lock = tryLock(path.join(bundlesDir(home), LOCK), { staleMs: 10 * 60_000 });
+  if (!lock.ok) return undefined;
   try {
-    return await sweep();
+    return await fn();
   } finally {
     lock.release();
   }
+}
+
+/**
+ * The engine's upkeep at start and at each config change: a proposed bundle whose entry the user
+ * approved another way (removing `proposedBy` from config.json by hand) is unpacked, then what no
+ * entry names is swept. Never waits for an install under way; the next change does it. Returns
+ * the servers that name a bundle unpacked now (they may have started without it).
+ */
+export async function bundleUpkeep(home: string, servers: Record<string, { proposedBy?: unknown }>): Promise<string[]> {
+  if (!(await exists(bundlesDir(home)))) return [];
+  const approved = Object.values(servers).filter((s) => s.proposedBy === undefined);
+  const folders = await pendingNamedIn(home, approved);
+  const missing: string[] = [];
+  for (const f of folders) if (!(await exists(path.join(bundlesDir(home), f)))) missing.push(f);
+  const released = await withLockIfFree(home, async () => {
+    for (const f of missing) await release(home, f);
+    return missing;
+  });
+  await sweepBundles(home, servers, { wait: false });
+  return Object.keys(servers).filter((name) => foldersNamedIn(servers[name], released ?? []).length > 0);
 }

@@ -5,6 +5,7 @@
 import type { CatalogPrepared, ControlApi } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { checkServer } from '../clients/doctor.ts';
+import { isCodeLoadingEnv } from '../clients/import.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { linkPlan, parseInstallLink, type InstallLink } from './install-link.ts';
 import { buildPlan, resolvePlan, serverKeyFor, showTemplate, type InstallPlan } from './install-plan.ts';
@@ -112,6 +113,7 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
   ): Promise<CatalogPrepared> {
     const runner = plan.kind === 'package' ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform }, await deps.loginPath(), true) : null;
     const kv = (m: InstallPlan['env']) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { value: showTemplate(v.template, plan), secret: v.secret }]));
+    const env = Object.fromEntries(Object.entries(kv(plan.env)).map(([k, v]) => [k, isCodeLoadingEnv(k) ? { ...v, codeLoading: true as const } : v]));
     return {
       registry: entry.registry,
       name: entry.name,
@@ -124,7 +126,7 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
       inputs: plan.inputs,
       ...(from ? { link: { from } } : {}),
       ...(plan.kind === 'package'
-        ? { command: plan.command!, args: plan.args.map((t) => showTemplate(t, plan)), env: kv(plan.env), runner: { program: plan.runner!, found: runner!.resolved, advice: runner!.advice } }
+        ? { command: plan.command!, args: plan.args.map((t) => showTemplate(t, plan)), env, runner: { program: plan.runner!, found: runner!.resolved, advice: runner!.advice } }
         : { url: showTemplate(plan.url!, plan), transport: plan.transport!, headers: kv(plan.headers) }),
     };
   }

@@ -34,6 +34,8 @@ export interface FileLockOptions {
   staleMs?: number;
   /** How long to wait for a live owner before giving up. Defaults to 15 000 ms. */
   timeoutMs?: number;
+  /** What the lock guards, for the give-up sentence. Defaults to "config.json is being changed". */
+  busy?: string;
 }
 
 /** Runs `fn` while holding the lock file at `lockPath`, waiting for a live owner to finish. */
@@ -51,7 +53,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
     if (Date.now() > deadline) {
       throw new SwitchboardError(
         'io-error',
-        `config.json is being changed by another Switchboard process${attempt.owner ? ` (pid ${attempt.owner})` : ''}; try again in a moment, or delete ${lockPath} if no Switchboard is running.`,
+        `${opts.busy ?? 'config.json is being changed'} by another Switchboard process${attempt.owner ? ` (pid ${attempt.owner})` : ''}; try again in a moment, or delete ${lockPath} if no Switchboard is running.`,
       );
     }
     await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));

@@ -49,7 +49,7 @@ function unpackedFiles(): string[] {
 const leftovers = () => (existsSync(bundlesDir()) ? readdirSync(bundlesDir()).filter((n) => n.includes('.tmp-')) : []);
 
 describe('a bundle keeps a folder of its own', () => {
-  it('finding 1: a proposal with the same name and version leaves the approved bundle\'s code as it was, and is unpacked only on approval', { timeout: 60_000 }, async () => {
+  it('finding 1: a proposal with the same name and version leaves the approved bundle\'s code as it was, and is unpacked only on approval', { timeout: 120_000 }, async () => {
     const good = markBundle('good.mcpb', 'GOOD CODE');
     const evil = markBundle('evil.mcpb', 'EVIL CODE');
     expect((await runCli(home, ['install', good, '--yes'])).code).toBe(0);
@@ -84,7 +84,7 @@ describe('a bundle keeps a folder of its own', () => {
     expect([runs(weather!), runs(w2!)]).toEqual(['FIRST', 'SECOND']);
   });
 
-  it('the same bundle twice shares one folder, never rewritten; the folder goes once no entry names it', { timeout: 60_000 }, async () => {
+  it('the same bundle twice shares one folder, never rewritten; the folder goes once no entry names it', { timeout: 150_000 }, async () => {
     const file = markBundle('same.mcpb', 'SAME');
     expect((await runCli(home, ['install', file, '--yes'])).code).toBe(0);
     const dir = path.dirname(config().servers.weather!.args[0]!);

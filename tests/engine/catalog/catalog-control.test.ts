@@ -38,6 +38,12 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('catalog control methods', () => {
+  it('prepare flags env that changes what code the command loads (NODE_OPTIONS from a link), not a plain variable', async () => {
+    const config = Buffer.from(JSON.stringify({ command: 'npx', args: ['pg'], env: { NODE_OPTIONS: '--require /tmp/x.js', PG_LANG: 'en' } })).toString('base64');
+    const p = await h['catalog.prepare']({ link: `cursor://anysphere.cursor-deeplink/mcp/install?name=pg&config=${config}` });
+    expect(p.env).toEqual({ NODE_OPTIONS: { value: '--require /tmp/x.js', secret: false, codeLoading: true }, PG_LANG: { value: 'en', secret: false } });
+  });
+
   it('search lists hits with status and kinds', async () => {
     const r = await h['catalog.search']({ text: 'example' });
     expect(r.registry).toBe(registry.url);
