@@ -104,7 +104,7 @@ describe('the app in a browser', () => {
     await page.locator('#pf-name').fill('auto');
     await page.locator('#b-timeoutMs').fill('-1');
     await page.getByText('Time limit must be a number of seconds above 0.').waitFor();
-    await expectRefused(save, /Time limit must be a whole number above 0/);
+    await expectRefused(save, /Time limit must be a number of seconds above 0/);
     await page.getByRole('button', { name: 'Cancel' }).click();
   });
 

@@ -1,14 +1,15 @@
 // Every page of the app with something on it, for the checks that go over all of them (the
 // plain-words scan, the accessibility pass): a real `switchboard serve` whose user has Claude
 // Desktop installed, a tools profile and a code profile with approvals, a filesystem server (its
-// normal "No valid root directories" line in the log), a run of code, and so audit entries.
+// normal "No valid root directories" line in the log), a run of code, and so audit entries; and
+// last, a call from code waiting for approval (its card is on every page while it waits).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { BASIC, NODE, serve, until, type Served } from './harness.ts';
+import { BASIC, FIXTURES, NODE, serve, until, type Served } from './harness.ts';
 import { PAGES } from '../../src-renderer/lib/pages.ts';
-import type { ExecResult } from '../../src-shared/api.ts';
+import type { ExecResult, PendingApproval } from '../../src-shared/api.ts';
 
 export const FILESYSTEM = path.join(path.dirname(NODE), 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
@@ -29,10 +30,10 @@ export async function serveEveryPage(): Promise<EveryPage> {
   mkdirSync(files);
   const s = await serve(
     {
-      servers: { basic: { command: NODE, args: [BASIC] }, files: { command: NODE, args: [FILESYSTEM, files] } },
+      servers: { basic: { command: NODE, args: [BASIC] }, files: { command: NODE, args: [FILESYSTEM, files] }, ann: { command: NODE, args: [path.join(FIXTURES, 'annotated.mjs')] } },
       profiles: {
         everyday: { servers: ['basic', 'files'] },
-        auto: { servers: ['basic'], surface: 'code', approvals: { destructive: true } },
+        auto: { servers: ['basic', 'ann'], surface: 'code', approvals: { destructive: true } },
       },
     },
     { env: { HOME: user, XDG_CONFIG_HOME: path.join(user, '.config') } },
@@ -92,12 +93,27 @@ export async function serveEveryPage(): Promise<EveryPage> {
         await page.getByRole('article').first().waitFor();
       },
     },
+    {
+      name: 'Runs, a call waiting for approval',
+      open: async (page) => {
+        const waiting = async () => ((await s.api('approvals.list', {})) as { pending: PendingApproval[] }).pending;
+        if (!(await waiting()).length) {
+          waits.push(s.api('exec', { profile: 'auto', client: 'Claude Desktop', code: `async () => { try { return await ann.delete_item({ id: 'a-1' }); } catch (e) { return e.message; } }` }));
+          await until(async () => ((await waiting()).length ? true : undefined), 'a call waiting for approval');
+        }
+        await go('runs')(page);
+        await page.locator('[data-approval]').waitFor({ timeout: 15_000 });
+      },
+    },
   );
+  const waits: Promise<unknown>[] = [];
   return {
     s,
     runId: r.runId,
     states,
     async dispose() {
+      for (const p of ((await s.api('approvals.list', {})) as { pending: PendingApproval[] }).pending) await s.api('approvals.decide', { id: p.id, approve: false }).catch(() => {});
+      await Promise.allSettled(waits);
       await s.dispose();
       rmSync(user, { recursive: true, force: true });
     },
