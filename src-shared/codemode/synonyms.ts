@@ -1,9 +1,8 @@
 // WordNet's synonyms (synonyms.generated.ts, built by scripts/build-synonyms.mjs) as stems, for
 // tool search: a query word that no tool uses can still meet a tool through a word that means
 // the same ("bill a customer" → invoice, "how much it costs" → price). The table is parsed on
-// first use (tens of ms, once per engine), not when the engine starts. Pure.
-import { stem } from './stem.ts';
-import { SYNONYM_SETS } from './synonyms.generated.ts';
+// first use (a split of 0.3 MB, once per engine), not when the engine starts. Pure.
+import { SYNONYM_STEMS } from './synonyms.generated.ts';
 
 let table: Map<string, string[]> | undefined;
 
@@ -15,12 +14,9 @@ export function synonymStems(wordStem: string): readonly string[] {
 
 function parse(): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  for (const line of SYNONYM_SETS.split('\n')) {
-    const [word, ...synonyms] = line.split(' ');
-    const key = stem(word!);
-    const list = map.get(key) ?? [];
-    for (const s of synonyms.map(stem)) if (s !== key && !list.includes(s)) list.push(s);
-    map.set(key, list);
+  for (const line of SYNONYM_STEMS.split('\n')) {
+    const [key, ...synonyms] = line.split(' ');
+    map.set(key!, synonyms);
   }
   return map;
 }
