@@ -2,7 +2,7 @@
 // queries are tests/fixtures/search-eval). Pure code, in process. Part of `npm run bench`; also
 // runs alone: `node --import tsx bench/search.ts`.
 import { pathToFileURL } from 'node:url';
-import { buildCodeCatalog } from '../src-shared/codemode/catalog.ts';
+import { buildCodeCatalog, type CodeCatalog } from '../src-shared/codemode/catalog.ts';
 import { byCatalogServers, byCatalogSet, evalServers, evalSet, evaluate, evaluateByKind, heldOutBatches } from '../tests/fixtures/search-eval/evaluate.ts';
 import { syntheticServers } from './synthetic-catalog.ts';
 
@@ -13,6 +13,19 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 const ratio = (x: number): number => Number(x.toFixed(3));
+
+/** Milliseconds of each search, every query `rounds` times. */
+function latencies(catalog: CodeCatalog, queries: { query: string }[], rounds: number): number[] {
+  const xs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const t0 = performance.now();
+      catalog.search(q.query, 10);
+      xs.push(performance.now() - t0);
+    }
+  }
+  return xs;
+}
 
 export function benchSearch(record: Record, opts: { quick: boolean }): void {
   // Recall over the four real catalogs together (153 tools)…
@@ -47,28 +60,13 @@ export function benchSearch(record: Record, opts: { quick: boolean }): void {
   // …then the same catalogs among synthetic tools up to 1,000, for recall among distractors and latency.
   const big = buildCodeCatalog([...real, ...syntheticServers(1000 - realTools)]);
   record('search, the same queries among 1,000 tools: recall@5', ratio(evaluate(big, all).recallAt5), 'count');
-  const xs: number[] = [];
-  for (let r = 0; r < (opts.quick ? 3 : 10); r++) {
-    for (const q of all) {
-      const t0 = performance.now();
-      big.search(q.query, 10);
-      xs.push(performance.now() - t0);
-    }
-  }
+  const xs = latencies(big, all, opts.quick ? 3 : 10);
   record('search, plain-word queries at 1,000 tools (p50)', pct(xs, 50), 'ms', { limit: 2, text: '≤ 2 ms' });
   record('search, plain-word queries at 1,000 tools (p95)', pct(xs, 95), 'ms');
   // The npm catalogs padded to 1,000 tools, with their questions.
   const bigNpm = buildCodeCatalog([...npm, ...syntheticServers(1000 - npmTools)]);
   const asked = [...byCatalogSet.tune, ...byCatalogSet.heldOut];
-  bigNpm.search('warm up', 1);
-  const ys: number[] = [];
-  for (let r = 0; r < (opts.quick ? 3 : 10); r++) {
-    for (const q of asked) {
-      const t0 = performance.now();
-      bigNpm.search(q.query, 10);
-      ys.push(performance.now() - t0);
-    }
-  }
+  const ys = latencies(bigNpm, asked, opts.quick ? 3 : 10);
   record('search by catalog, questions at 1,000 tools (p50)', pct(ys, 50), 'ms', { limit: 2, text: '≤ 2 ms' });
   record('search by catalog, questions at 1,000 tools (p95)', pct(ys, 95), 'ms');
 }
