@@ -163,9 +163,11 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
         const props = (tool.inputSchema as { properties?: unknown } | null)?.properties;
         return {
           name: e.name,
+          server: e.server,
           titles: toolTitles(source),
           description: tool.description,
           params: props && typeof props === 'object' ? Object.keys(props) : [],
+          schemaText: schemaText(tool.inputSchema),
           operations: toolOperations(props),
         };
       }),
@@ -236,6 +238,38 @@ export function buildCodeCatalog(servers: CatalogServer[], opts: CodeCatalogOpti
 function toolTitles(tool: CatalogTool): string[] {
   const titles = [tool.title, tool.annotations?.title].filter((t): t is string => typeof t === 'string' && t !== '');
   return [...new Set(titles)];
+}
+
+/** Enough of a schema's own words to search by; a hostile schema's megabytes are not indexed. */
+const MAX_SCHEMA_TEXT_CHARS = 4000;
+
+/**
+ * The descriptions and titles of an input schema's properties, nested ones too, in order, bounded.
+ * Enum values are left out: they are what may be passed ("open", "closed"), not what the tool does.
+ */
+function schemaText(schema: unknown): string {
+  const parts: string[] = [];
+  let chars = 0;
+  const walk = (node: unknown, depth: number): void => {
+    if (chars > MAX_SCHEMA_TEXT_CHARS || depth > 6 || !node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, depth + 1);
+      return;
+    }
+    const o = node as Record<string, unknown>;
+    for (const key of ['title', 'description']) {
+      const v = o[key];
+      if (typeof v === 'string') (parts.push(v), (chars += v.length));
+    }
+    for (const key of ['properties', 'items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties']) {
+      const v = o[key];
+      if (key === 'properties' && v && typeof v === 'object') for (const child of Object.values(v)) walk(child, depth + 1);
+      else walk(v, depth + 1);
+    }
+  };
+  const props = (schema as { properties?: unknown } | null)?.properties;
+  if (props && typeof props === 'object') for (const child of Object.values(props)) walk(child, 0);
+  return parts.join(' ').slice(0, MAX_SCHEMA_TEXT_CHARS);
 }
 
 /** Parameter names under which a tool that does several things takes which one. */

@@ -1,12 +1,18 @@
-// Tool search for search_tools and catalog.search: relevance over names, titles, descriptions
-// and parameter names (SPEC §5). MiniSearch ranks with BM25 over stemmed words, and a second
-// pair of fields holds each tool's concepts (search-concepts.ts), so a query in other words than
-// the tool's ("make a new folder") still meets it (create_directory). Two readings of English
-// the map cannot make are made on the query: "open" as an adjective ("the open PRs") filters a
-// list, and things named in the plural with nothing to do to them are to be listed. A tool that
-// folds several into one (`method: "get_diff" | …`) is indexed by its operations too. Fuzzy and prefix matching
-// are kept for words no tool uses (typos, halves of words): expanding every word that way costs
-// more than the 2 ms a search may take at 1,000 tools.
+// Tool search for search_tools and catalog.search: relevance over names, titles, descriptions,
+// parameter names and what the input schema says (SPEC §5). MiniSearch ranks with BM25 over
+// stemmed words, and a second set of fields holds each tool's concepts (search-concepts.ts), so a
+// query in other words than the tool's ("make a new folder") still meets it (create_directory).
+// A query word no tool uses is bridged by its WordNet synonyms (synonyms.ts: "bill" → invoice).
+// A profile holds many servers, so the server counts too: a query that names one ("… in gitlab")
+// lifts its tools, and so, less, does the server whose tools together speak most of the query's
+// words ("add more replicas" is a Kubernetes question, though GitHub has more add_* tools); verbs
+// every server has ("add", "get", "run") weigh less than the words that say what is meant.
+// Two readings of English the map cannot make are made on the query: "open" as an adjective
+// ("the open PRs") filters a list, and things named in the plural with nothing to do to them are
+// to be listed; a web address is a URL. A tool that folds several into one (`method: "get_diff" | …`)
+// is indexed by its operations too. Fuzzy and prefix matching are kept for words no tool uses
+// (typos, halves of words): expanding every word that way costs more than the 2 ms a search may
+// take at 1,000 tools.
 import MiniSearch, { type Query } from 'minisearch';
 import { SwitchboardError } from '../errors.ts';
 import {
@@ -19,15 +25,20 @@ import {
 } from './catalog-limits.ts';
 import { CONCEPT_GROUPS } from './search-concepts.ts';
 import { stem } from './stem.ts';
+import { synonymStems } from './synonyms.ts';
 
 export interface SearchEntry {
   /** The name as written in code, e.g. `github.create_issue`. */
   name: string;
+  /** The server's name as configured (`google-maps`); the name's global when left out. */
+  server?: string;
   /** The tool's display titles (`title`, `annotations.title`), when it has them. */
   titles?: string[];
   description?: string;
   /** Top-level parameter names of the tool. */
   params?: string[];
+  /** What the input schema says besides names: its properties' descriptions (the author's words for what goes in). */
+  schemaText?: string;
   /**
    * What a tool that does several things can do: the values of its operation parameter
    * (`method: "get_diff" | "get_review_comments" | …`), as servers that fold many tools into one list them.
@@ -57,7 +68,13 @@ const STOP_WORDS = new Set([
   'how', 'i', 'in', 'into', 'is', 'it', 'its', 'my', 'of', 'on', 'or', 'our', 'please', 'so', 'some',
   'that', 'the', 'their', 'them', 'there', 'these', 'this', 'those', 'to', 'us', 'was', 'we', 'what',
   'when', 'where', 'which', 'who', 'why', 'will', 'with', 'would', 'you', 'your',
+  // Degree and time words: "add more replicas" wants no get_more_search_results.
+  'again', 'also', 'just', 'less', 'more', 'most', 'now', 'only', 'other', 'really', 'than', 'then', 'very',
 ].map(stem));
+
+// A web address in a query ("go to example.com", "https://…") is a URL whatever the words around it say.
+const WEB_ADDRESS = /\bhttps?:\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b/i;
+const URL_STEM = stem('url');
 
 /** Splits `listPullRequests`, `list_pull_requests`, `github.list-pulls` and prose alike into words. */
 export function searchTerms(text: string): string[] {
@@ -136,6 +153,7 @@ const ACTIONS = new Set(
     .map((c) => CONCEPT_MARK + c),
 );
 const LIST_CONCEPT = `${CONCEPT_MARK}list`;
+const STATE_CONCEPT = `${CONCEPT_MARK}state`;
 
 /** The query as stems and concepts, with the two readings of English the map alone misses. */
 function readQuery(query: string): { stems: string[]; lower: string[]; said: { concepts: string[]; spent: Set<number> } } {
@@ -146,6 +164,12 @@ function readQuery(query: string): { stems: string[]; lower: string[]; said: { c
   const kept = lower.filter((_, i) => !filters.has(i));
   const stems = kept.map(stem);
   const said = concepts(stems);
+  // "open a pull request" makes one: the verb says nothing of a state (open or closed).
+  for (let i = 0; i < kept.length; i++) {
+    if (kept[i] !== 'open' || !DETERMINERS.has(kept[i + 1] ?? '')) continue;
+    const at = said.concepts.indexOf(STATE_CONCEPT);
+    if (at >= 0) said.concepts.splice(at, 1);
+  }
   // Only a plural the map knows as a thing counts ("snippets", "threads"; not "two values").
   const plural = kept.some((w) => w.length > 3 && PLURAL.test(w) && PHRASES.has(stem(w)));
   const listing = filters.size > 0 || (plural && !said.concepts.some((c) => ACTIONS.has(c)));
@@ -153,6 +177,24 @@ function readQuery(query: string): { stems: string[]; lower: string[]; said: { c
   return { stems, lower: kept.filter((w) => !STOP_WORDS.has(stem(w))), said };
 }
 const lowerWords = (text: string): string[] => searchTerms(text).map((t) => t.toLowerCase()).filter((t) => !STOP_WORDS.has(stem(t)));
+
+// Weights chosen on the tune catalogs of tests/fixtures/search-eval/by-catalog.json (docs/search.md).
+const WEIGHTS = {
+  /** A generic verb ("add", "get", "run") when the query has other words, against 1 for a word. */
+  genericVerb: 0.35,
+  /** A WordNet synonym of a query word that no tool uses. */
+  synonym: 0.3,
+  /** How much the server whose tools speak most of the query lifts them: score × (1 + serverLift × its share of the best server's). */
+  serverLift: 0.8,
+  /** Score factor of the tools of a server the query names ("… in gitlab"). */
+  named: 2.5,
+  /** The input schema's descriptions, as a field. */
+  schema: 1,
+};
+
+// Verbs that say little about which tool is meant in a profile of many servers: every server has
+// something to add, get or run. Kept (they still break ties between create_x and list_x), at less weight.
+const GENERIC_VERBS = new Set(['add', 'get', 'run', 'list', 'make', 'show', 'set', 'create', 'use', 'do', 'go', 'need', 'want', 'see', 'give', 'take', 'put', 'check', 'open', 'tell', 'help', 'let', 'start'].map(stem));
 
 interface IndexedEntry {
   id: number;
@@ -163,6 +205,7 @@ interface IndexedEntry {
   titles: string;
   description: string;
   params: string;
+  schema: string;
   operations: string;
   /** The description as written, for the hit; not indexed. */
   text: string;
@@ -176,7 +219,7 @@ interface IndexedEntry {
   opConcepts: string;
 }
 
-const TEXT_FIELDS = ['nameTerms', 'titles', 'description', 'params', 'operations'];
+const TEXT_FIELDS = ['nameTerms', 'titles', 'description', 'params', 'schema', 'operations'];
 const WORD_FIELDS = ['nameWords'];
 const CONCEPT_FIELDS = ['nameConcepts', 'titleConcepts', 'descConcepts', 'opConcepts'];
 // Every field is stored ready (stems, words as written, concepts), so the index only splits.
@@ -188,6 +231,8 @@ const asText = (value: unknown): string => (typeof value === 'string' ? value : 
 
 export function createToolSearch(entries: SearchEntry[]): ToolSearch {
   const vocabulary = new Set<string>();
+  const servers = new Servers();
+  const serverOf: number[] = [];
   const docs: IndexedEntry[] = entries.map((e, id) => {
     const nameStems = stemmed(e.name);
     const titleStems = (e.titles ?? []).flatMap(stemmed);
@@ -195,8 +240,10 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
     const text = asText(e.description);
     const descStems = stemmed(text);
     const paramStems = (e.params ?? []).flatMap(stemmed);
+    const schemaStems = stemmed(asText(e.schemaText));
     const opStems = (e.operations ?? []).map(stemmed);
     for (const s of [...nameStems, ...titleStems, ...descStems, ...paramStems]) vocabulary.add(s);
+    serverOf[id] = servers.add(e.server ?? e.name.slice(0, Math.max(0, e.name.indexOf('.'))), e.name, words([...nameStems, ...titleStems, ...descStems, ...paramStems, ...schemaStems]));
     return {
       id,
       name: e.name,
@@ -205,6 +252,7 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
       titles: words(titleStems).join(' '),
       description: words(descStems).join(' '),
       params: words(paramStems).join(' '),
+      schema: words(schemaStems).join(' '),
       operations: words(opStems.flat()).join(' '),
       text,
       nameConcepts: [...new Set(concepts(nameStems).concepts)].join(' '),
@@ -220,7 +268,7 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
     searchOptions: {
       // Weights chosen on the tune half of tests/fixtures/search-eval (recall@5, then @1);
       // nameWords 0.5: both halves of tune, each tuned on the other, chose it (recall@1 +0.01–0.02).
-      boost: { nameTerms: 2, nameWords: 0.5, titles: 1.5, params: 1.5, description: 1, operations: 1, nameConcepts: 3, titleConcepts: 1.5, descConcepts: 1, opConcepts: 1.5 },
+      boost: { nameTerms: 2, nameWords: 0.5, titles: 1.5, params: 1.5, description: 1, schema: WEIGHTS.schema, operations: 1, nameConcepts: 3, titleConcepts: 1.5, descConcepts: 1, opConcepts: 1.5 },
       combineWith: 'OR',
       maxFuzzy: 2,
     },
@@ -240,6 +288,20 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
       const { stems, lower, said } = readQuery(query);
       // Words inside a phrase of the map are matched through its concept only.
       const plain = words(stems.filter((_, i) => !said.spent.has(i)));
+      if (WEB_ADDRESS.test(query) && !plain.includes(URL_STEM)) plain.push(URL_STEM);
+      const named = servers.named(plain);
+      const specific = plain.some((w) => !GENERIC_VERBS.has(w) && !named.words.has(w));
+      const weight = (w: string): number => (specific && GENERIC_VERBS.has(w) ? WEIGHTS.genericVerb : 1);
+      // WordNet's synonyms of the words that say what is meant, where some tool uses the synonym.
+      const synonyms = new Map<string, number>();
+      for (const w of plain) {
+        if (GENERIC_VERBS.has(w) || named.words.has(w)) continue;
+        // A word some tool uses is meant as it is; WordNet bridges only the words no tool has.
+        if (vocabulary.has(w)) continue;
+        for (const s of synonymStems(w)) {
+          if (vocabulary.has(s) && !plain.includes(s) && !STOP_WORDS.has(s)) synonyms.set(s, WEIGHTS.synonym);
+        }
+      }
       // A concept said by several words of the query ("leaked passwords or tokens") counts as often.
       const times = new Map<string, number>();
       for (const c of said.concepts) times.set(c, (times.get(c) ?? 0) + 1);
@@ -250,9 +312,18 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
             queries: [plain.join(' ')],
             fields: TEXT_FIELDS,
             ...ready,
+            boostTerm: weight,
             // Short words match too much when fuzzy; a typo in a long word is what fuzzy is for.
             fuzzy: (term) => (term.length > 3 && unknown(term) ? 0.2 : false),
             prefix: (term) => term.length > 2 && unknown(term),
+          },
+          {
+            queries: [[...synonyms.keys()].join(' ')],
+            fields: TEXT_FIELDS,
+            ...ready,
+            boostTerm: (term) => synonyms.get(term) ?? 0,
+            fuzzy: false,
+            prefix: false,
           },
           {
             queries: [lower.join(' ')],
@@ -272,6 +343,13 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
         ],
       };
       const hits = index.search(asked);
+      // A server whose tools, together, speak of what is asked lifts them all: "add more replicas"
+      // is a Kubernetes question, though GitHub has more tools named add_*.
+      const lift = servers.relevance([...plain, ...synonyms.keys()], (t) => synonyms.get(t) ?? weight(t));
+      for (const h of hits) {
+        const s = serverOf[h.id as number]!;
+        h.score *= (1 + WEIGHTS.serverLift * (lift[s] ?? 0)) * (named.servers.has(s) ? WEIGHTS.named : 1);
+      }
       // MiniSearch leaves ties in index order; sort them by name so results never depend on it.
       hits.sort((a, b) => b.score - a.score || (docs[a.id]!.name < docs[b.id]!.name ? -1 : 1));
       return hits.slice(0, max).map((h) => {
@@ -280,6 +358,75 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
       });
     },
   };
+}
+
+/**
+ * The servers of a catalog as documents of their own: their names, for a query that names one,
+ * and all their tools' words, for how much each speaks of what is asked (BM25 over servers, so a
+ * word every server has counts for nothing and a server with many tools is not favoured for its size).
+ */
+class Servers {
+  readonly #ids = new Map<string, number>();
+  readonly #terms: Map<string, number>[] = [];
+  readonly #length: number[] = [];
+  /** Stem of a word of a server's name → the servers so named. */
+  readonly #byName = new Map<string, Set<number>>();
+
+  add(server: string, toolName: string, stems: string[]): number {
+    let id = this.#ids.get(server);
+    if (id === undefined) {
+      id = this.#terms.length;
+      this.#ids.set(server, id);
+      this.#terms.push(new Map());
+      this.#length.push(0);
+      const global = toolName.slice(0, Math.max(0, toolName.indexOf('.')));
+      for (const w of new Set([...stemmed(server), ...stemmed(global)])) {
+        if (w.length < 3 || STOP_WORDS.has(w)) continue;
+        const set = this.#byName.get(w) ?? new Set();
+        set.add(id);
+        this.#byName.set(w, set);
+      }
+    }
+    const terms = this.#terms[id]!;
+    for (const s of stems) terms.set(s, (terms.get(s) ?? 0) + 1);
+    this.#length[id]! += stems.length;
+    return id;
+  }
+
+  /** The servers a query names, and the query's words that name them. */
+  named(stems: string[]): { servers: Set<number>; words: Set<string> } {
+    const servers = new Set<number>();
+    const words = new Set<string>();
+    for (const w of stems) {
+      const named = this.#byName.get(w);
+      // A word that names most servers names none ("mcp", "server").
+      if (!named || named.size * 2 > this.#terms.length) continue;
+      words.add(w);
+      for (const s of named) servers.add(s);
+    }
+    return { servers, words };
+  }
+
+  /** Each server's BM25 score for the words, as a share of the best one's (0 to 1). */
+  relevance(stems: string[], weight: (stem: string) => number): number[] {
+    const n = this.#terms.length;
+    const scores = new Array<number>(n).fill(0);
+    if (n < 2) return scores;
+    const avg = this.#length.reduce((a, b) => a + b, 0) / n || 1;
+    for (const t of new Set(stems)) {
+      let df = 0;
+      for (const terms of this.#terms) if (terms.has(t)) df++;
+      if (df === 0) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (let s = 0; s < n; s++) {
+        const tf = this.#terms[s]!.get(t) ?? 0;
+        if (tf === 0) continue;
+        scores[s]! += weight(t) * idf * ((tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * this.#length[s]!) / avg)));
+      }
+    }
+    const best = Math.max(...scores);
+    return best > 0 ? scores.map((x) => x / best) : scores;
+  }
 }
 
 /**

@@ -172,6 +172,61 @@ describe('search reads English the concept map alone would not', () => {
   });
 });
 
+describe('search over many servers', () => {
+  const tool = (name: string, description: string, properties: Record<string, { type: string; description?: string }> = {}) => ({
+    name,
+    description,
+    inputSchema: { type: 'object', properties },
+  });
+  const names = (catalog: ReturnType<typeof buildCodeCatalog>, query: string, limit = 3) => catalog.search(query, limit).map((h) => h.name);
+
+  it('ranks first the tools of a server the query names, though another server has the same tool', () => {
+    const catalog = buildCodeCatalog([
+      { server: 'github', tools: [tool('get_file_contents', 'Get the contents of a file or directory from a GitHub repository'), tool('create_branch', 'Create a new branch in a GitHub repository')] },
+      { server: 'gitlab', tools: [tool('get_file_contents', 'Get the contents of a file or directory from a project'), tool('create_branch', 'Create a new branch in a project')] },
+    ]);
+    expect(names(catalog, 'read a file from a gitlab repo')[0]).toBe('gitlab.get_file_contents');
+    expect(names(catalog, 'new branch on gitlab')[0]).toBe('gitlab.create_branch');
+    expect(names(catalog, 'new branch on github')[0]).toBe('github.create_branch');
+  });
+
+  it('lets the server whose tools speak of the query lift them over a larger server with generic verbs in its names', () => {
+    const catalog = buildCodeCatalog([
+      {
+        server: 'gh',
+        tools: ['comment', 'label', 'reaction', 'sub_issue', 'assignee', 'reviewer'].map((x) => tool(`add_${x}`, `Add a ${x.replace('_', ' ')} to an issue`)),
+      },
+      {
+        server: 'kube',
+        tools: [
+          tool('scale', 'Scale a deployment', { replicas: { type: 'number', description: 'Number of replicas' } }),
+          tool('get', 'Get or list resources', { resourceType: { type: 'string', description: 'Type of resource, e.g. pods, replicasets' } }),
+          tool('apply', 'Apply a manifest', { manifest: { type: 'string', description: 'YAML of a deployment with its replicas' } }),
+        ],
+      },
+    ]);
+    expect(names(catalog, 'add more replicas')[0]).toBe('kube.scale');
+    // The schema's descriptions are searched: "pods" is only there.
+    expect(names(catalog, 'list the pods')[0]).toBe('kube.get');
+  });
+
+  it('reads a web address as a URL', () => {
+    const catalog = buildCodeCatalog([
+      { server: 'browser', tools: [tool('navigate', 'Navigate to a URL'), tool('navigate_back', 'Go back to the previous page in the history')] },
+    ]);
+    expect(names(catalog, 'go to example.com')[0]).toBe('browser.navigate');
+    expect(names(catalog, 'go to https://example.org/docs')[0]).toBe('browser.navigate');
+  });
+
+  it('meets a tool through a WordNet synonym of a word no tool uses', () => {
+    const catalog = buildCodeCatalog([
+      { server: 'pay', tools: [tool('list_customers', 'List customers'), tool('list_invoices', 'List invoices'), tool('list_prices', 'List prices')] },
+    ]);
+    expect(names(catalog, 'show my bills')[0]).toBe('pay.list_invoices');
+    expect(names(catalog, 'what does it cost')[0]).toBe('pay.list_prices');
+  });
+});
+
 describe('searchTerms', () => {
   it('keeps a plural acronym one word', () => {
     expect(searchTerms('show the open PRs')).toEqual(['show', 'the', 'open', 'PRS']);

@@ -24,6 +24,17 @@ describe('stem', () => {
     expect(stem('passing')).toBe('pass');
   });
 
+  it('keeps apart words that only look alike once stripped (stats/state, production/product, move/mov)', () => {
+    expect(stem('stats')).not.toBe(stem('state'));
+    expect(stem('production')).not.toBe(stem('product'));
+    expect(stem('move')).toBe('move');
+    // …while a final e still comes and goes with inflection.
+    expect(new Set(['state', 'states', 'stated'].map(stem)).size).toBe(1);
+    expect(new Set(['file', 'files', 'filed', 'filing'].map(stem)).size).toBe(1);
+    expect(new Set(['write', 'writing', 'writes'].map(stem)).size).toBe(1);
+    expect(new Set(['close', 'closed', 'closing'].map(stem)).size).toBe(1);
+  });
+
   it('leaves words whose ending is part of the word', () => {
     expect(stem('status')).toBe('status');
     expect(stem('analysis')).toBe('analysis');
