@@ -30,3 +30,19 @@ export function jsonDeeperThan(json: string, max: number = MAX_VALUE_DEPTH): boo
 export function tooDeepMessage(what: string, max: number = MAX_VALUE_DEPTH): string {
   return `${what} nested more than ${max} levels deep, which the engine does not accept; send flatter data (for example, a list of items instead of a chain)`;
 }
+
+/**
+ * Whether a value already parsed nests arrays and objects more than `max` levels deep: walked
+ * with a list, not recursion, and stopping at the first level past `max`, so a hostile value
+ * cannot overflow the stack here either.
+ */
+export function valueDeeperThan(value: unknown, max: number = MAX_VALUE_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}

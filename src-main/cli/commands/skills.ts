@@ -4,9 +4,10 @@
 // skills file, which the next engine reads.
 import type { SkillInfo } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { jsonDeeperThan } from '../../../src-shared/codemode/json-depth.ts';
 import { ensureHome, homePaths } from '../../engine/home.ts';
 import { RunStore } from '../../engine/records/run-store.ts';
-import { SkillStore } from '../../engine/codemode/skills.ts';
+import { MAX_SCHEMA_DEPTH, SCHEMA_TOO_DEEP, SkillStore } from '../../engine/codemode/skills.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
@@ -43,6 +44,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       const [runId, name] = rest as [string, string];
       let input: Record<string, unknown> | undefined;
       if (values.input !== undefined) {
+        // Checked on the text: a value thousands of levels deep parses, then overflows JSON.stringify on its way to the engine.
+        if (jsonDeeperThan(values.input, MAX_SCHEMA_DEPTH)) throw new SwitchboardError('bad-request', SCHEMA_TOO_DEEP);
         try {
           input = JSON.parse(values.input) as Record<string, unknown>;
         } catch (err) {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { SkillInfo } from '../../../src-shared/api.ts';
 import type { CatalogSkills, CatalogTool } from '../../../src-shared/codemode/catalog.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { valueDeeperThan } from '../../../src-shared/codemode/json-depth.ts';
 import { RESERVED_WORDS, SANDBOX_GLOBALS } from '../../../src-shared/names.ts';
 import type { RunRecord } from '../../../src-shared/records.ts';
 import { AtomicTextFile } from '../config/atomic-file.ts';
@@ -20,6 +21,9 @@ interface SkillsFile {
 /** A method name in code as it is: a plain identifier that no rule of names.ts would change. */
 const SKILL_NAME_RE = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
 const MAX_SCHEMA_CHARS = 16_000;
+/** How deep an input schema may nest (objects and arrays), so nothing that walks it recursively can overflow. */
+export const MAX_SCHEMA_DEPTH = 64;
+export const SCHEMA_TOO_DEEP = `The input schema nests more than ${MAX_SCHEMA_DEPTH} levels deep; keep it flatter (a skill's input is usually a few named values).`;
 const MAX_DESCRIPTION_CHARS = 1_000;
 /** Skills at most: each one is a line of every declaration of the profiles that offer them. */
 const MAX_SKILLS = 500;
@@ -52,6 +56,10 @@ export function checkInputSchema(input: unknown): Record<string, unknown> {
   if (input === undefined) return { type: 'object', properties: {} };
   if (input === null || typeof input !== 'object' || Array.isArray(input) || (input as { type?: unknown }).type !== 'object') {
     throw new SwitchboardError('bad-request', 'The input of a skill is a JSON Schema with "type": "object", e.g. {"type":"object","properties":{"repo":{"type":"string"}},"required":["repo"]}.');
+  }
+  // Before anything walks it (stringify, the declarations, the SDK's validation).
+  if (valueDeeperThan(input, MAX_SCHEMA_DEPTH)) {
+    throw new SwitchboardError('bad-request', SCHEMA_TOO_DEEP);
   }
   if (JSON.stringify(input).length > MAX_SCHEMA_CHARS) throw new SwitchboardError('bad-request', `The input schema is over ${MAX_SCHEMA_CHARS} characters; keep it small.`);
   return input as Record<string, unknown>;

@@ -103,7 +103,7 @@ export class Gateway implements GatewayPort {
     (owner, task) => {
       // 2025 clients hear a task's changes; 2026-07-28 ones poll (or would listen, not relayed yet).
       for (const s of this.sessions) {
-        if (s.era === 'legacy' && s.profile === owner.profile && s.clientName === owner.client) s.forwardNotification('', { method: 'notifications/tasks/status', params: task } as ServerNotification);
+        if (s.era === 'legacy' && s.id === owner.session) s.forwardNotification('', { method: 'notifications/tasks/status', params: task } as ServerNotification);
       }
     },
   );
@@ -307,6 +307,8 @@ export class Gateway implements GatewayPort {
     this.sessions.add(session);
     const gone = () => {
       if (!this.sessions.delete(session)) return;
+      // Its tasks can be reached by no one else (task-bridge.ts): they end with it.
+      this.tasks.forgetSession(session.id);
       this.#roots.audienceChanged();
     };
     session.onclose = gone;

@@ -108,7 +108,7 @@ export class ModernSession extends SessionBase {
     const owner = (ctx: ServerContext) => {
       const client = this.#caller(ctx);
       if (!this.#declaresTasks()) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never);
-      return { profile: this.profile, client };
+      return requests.taskOwner(this, client);
     };
     s.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx) => (await g.tasks.detailed(owner(ctx), params.taskId, ctx.mcpReq.signal)) as never);
     s.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params, ctx) => {

@@ -5,7 +5,7 @@ import { ErrorCode, McpError, type CallToolResult, type Progress, type RequestId
 import { ERROR_META, SwitchboardError, toErrorData, type ErrorData } from '../../../src-shared/errors.ts';
 import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
 import type { ProfileView, ToolTarget } from './profile-view.ts';
-import { modernTask, type LegacyTask } from './task-bridge.ts';
+import { modernTask, type LegacyTask, type TaskOwner } from './task-bridge.ts';
 import type { CallContext, GatewayPort as Gateway, SessionBase } from './session-base.ts';
 
 export interface ToolCallRequest {
@@ -46,7 +46,8 @@ export async function callTool(gateway: Gateway, session: SessionBase, req: Tool
  */
 export async function callToolAsTask(gateway: Gateway, session: SessionBase, req: ToolCallRequest, task: { ttl?: number }): Promise<{ task: LegacyTask }> {
   const view = session.requireView();
-  const owner = { profile: session.profile, client: req.client };
+  const owner = taskOwner(session, req.client);
+  gateway.tasks.assertRoom(owner);
   // The task outlives the request that made it: its call gets the task's own signal.
   const runHere = (server: string, run = (signal: AbortSignal) => callTool(gateway, session, { ...req, signal, onProgress: undefined })) => ({
     task: gateway.tasks.runHere(owner, server, task.ttl, run),
@@ -70,10 +71,20 @@ export async function callToolAsModernTask(gateway: Gateway, session: SessionBas
   if (view.surface === 'code') return undefined;
   const target = await resolveToolTarget(gateway, session, view, req);
   if (!gateway.taskSupport(target.server, target.tool)) return undefined;
+  const owner = taskOwner(session, req.client);
+  gateway.tasks.assertRoom(owner);
   const created = (await upstreamTaskCall(gateway, session, view, target, req, {})) as { task?: LegacyTask };
   if (!created.task || typeof created.task.taskId !== 'string') return created;
-  const task = gateway.tasks.adopt({ profile: session.profile, client: req.client }, target.server, created.task);
+  const task = gateway.tasks.adopt(owner, target.server, created.task);
   return { ...modernTask(task), resultType: 'task' };
+}
+
+/**
+ * Whose a task is: a 2025 client's session (a name is only the client's claim), or, for the
+ * sessionless 2026-07-28 era, whoever on the profile holds the task's random id.
+ */
+export function taskOwner(session: SessionBase, client: string): TaskOwner {
+  return { profile: session.profile, client, ...(session.era === 'legacy' ? { session: session.id } : {}) };
 }
 
 /** The target of a task-augmented call: a server that cannot take calls is an error here (a task answer has no isError). */

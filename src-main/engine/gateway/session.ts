@@ -115,8 +115,8 @@ export class ClientSession extends SessionBase {
     s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => (await requests.relayResource(g, this, 'resources/unsubscribe', req.params, extra.signal)) as never);
     s.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => (await requests.listPrompts(this, extra.signal)) as never);
     s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => (await requests.getPrompt(g, this, req.params, extra.signal)) as never);
-    // Tasks (2025-11-25): the client's own, in this profile (task-bridge.ts).
-    const owner = () => ({ profile: this.profile, client: this.clientName });
+    // Tasks (2025-11-25): this session's own, in this profile (task-bridge.ts).
+    const owner = () => requests.taskOwner(this, this.clientName);
     s.setRequestHandler(GetTaskRequestSchema, async (req, extra) => (await g.tasks.get(owner(), req.params.taskId, extra.signal)) as never);
     s.setRequestHandler(GetTaskPayloadRequestSchema, async (req, extra) => (await g.tasks.result(owner(), req.params.taskId, extra.signal)) as never);
     s.setRequestHandler(ListTasksRequestSchema, async (_req, extra) => ({ tasks: await g.tasks.list(owner(), extra.signal) }) as never);

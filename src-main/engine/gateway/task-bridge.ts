@@ -8,8 +8,13 @@
 // - any other call a 2025 client asked to run as a task runs as an ordinary call through the
 //   usual pipeline while the gateway keeps the task: its status, its result, and its
 //   cancellation (which cancels the upstream call).
-// Tasks are bound to the profile and the client's name, kept a bounded time after they end, and
-// at most MAX_TASKS_PER_CLIENT per client (the oldest finished ones go first).
+// Who may reach a task is never what a client says of itself (its clientInfo name, which any
+// client can claim): a 2025 client's tasks are bound to its session (another session, whatever
+// name it gives, sees none of them, and they go when the session does); a 2026-07-28 request has
+// no session, so its task's id, 122 random bits, is the secret that reaches it on the profile.
+// Tasks are kept a bounded time after they end, at most MAX_TASKS_PER_CLIENT per session (and
+// for all of a profile's sessionless requests together; the oldest finished ones go first), and
+// at most MAX_TASKS_PER_PROFILE per profile (past it a new task is refused with a sentence).
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorData } from '../../../src-shared/errors.ts';
@@ -21,8 +26,10 @@ export { TASKS_EXTENSION } from '../upstream/modern-tasks.ts';
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** How long a task the gateway runs is kept when the client asks for no ttl, in ms. */
 export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
-/** Tasks kept per profile and client. */
+/** Tasks kept per session (and for a profile's sessionless 2026-07-28 requests together). */
 export const MAX_TASKS_PER_CLIENT = 100;
+/** Tasks kept per profile, all its clients together. */
+export const MAX_TASKS_PER_PROFILE = 500;
 /** The polling interval suggested for tasks the gateway runs, in ms. */
 const POLL_INTERVAL_MS = 500;
 
@@ -42,7 +49,10 @@ export interface LegacyTask {
 /** Who a task belongs to. */
 export interface TaskOwner {
   profile: string;
+  /** The client's name as it gave it: for logs and records only, never for access. */
   client: string;
+  /** The 2025 session that made it; absent for a sessionless request (the id alone reaches it). */
+  session?: string;
 }
 
 /** How the bridge reaches a server: the gateway's relay (unavailable servers throw). */
@@ -111,6 +121,8 @@ export class TaskBridge {
   runHere(owner: TaskOwner, server: string, ttl: number | undefined, run: (signal: AbortSignal) => Promise<CallToolResult>): LegacyTask {
     const now = new Date().toISOString();
     const e = new Entry(owner, server, { status: 'working', ttl: ttl ?? DEFAULT_TASK_TTL_MS, createdAt: now, lastUpdatedAt: now, pollInterval: POLL_INTERVAL_MS });
+    // Kept first (or refused): a task that cannot be kept never starts its call.
+    this.#add(e);
     e.abort = new AbortController();
     const signal = e.abort.signal;
     void Promise.resolve()
@@ -124,7 +136,6 @@ export class TaskBridge {
           this.#finish(e, 'failed', { error, statusMessage: error.message });
         },
       );
-    this.#add(e);
     return { ...e.state };
   }
 
@@ -132,7 +143,13 @@ export class TaskBridge {
   adopt(owner: TaskOwner, server: string, upstream: LegacyTask): LegacyTask {
     const e = new Entry(owner, server, { ...upstream });
     e.upstreamId = upstream.taskId;
-    this.#add(e);
+    try {
+      this.#add(e);
+    } catch (err) {
+      // No room after all (assertRoom is asked before the call; another task came in between).
+      void this.#relay(server, 'tasks/cancel', { taskId: upstream.taskId }).catch(() => {});
+      throw err;
+    }
     return { ...e.state };
   }
 
@@ -259,27 +276,65 @@ export class TaskBridge {
     this.#onStatus(e.owner, { ...e.state });
   }
 
-  #add(e: Entry): void {
+  /**
+   * Throws when the owner's profile holds MAX_TASKS_PER_PROFILE tasks: asked before a task is
+   * made (a server's task included), so that nothing is started that could not be kept.
+   */
+  assertRoom(owner: TaskOwner): void {
     this.#sweep();
+    let n = 0;
+    for (const e of this.#tasks.values()) if (e.owner.profile === owner.profile) n++;
+    if (n < MAX_TASKS_PER_PROFILE) return;
+    // The owner's own finished tasks make room first; another client's are never taken.
+    if (this.#evict((x) => sameOwner(x.owner, owner) && x.terminal, 1) > 0) return;
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `Profile "${owner.profile}" already holds ${MAX_TASKS_PER_PROFILE} tasks, the most it keeps: wait for some to end (or cancel them), then try again.`,
+    );
+  }
+
+  /** Drops every task of a session that ended: nobody else can reach them. */
+  forgetSession(session: string): void {
+    this.#evict((x) => x.owner.session === session, Infinity, 'The client that made the task disconnected.');
+  }
+
+  #evict(which: (e: Entry) => boolean, max: number, why = 'Too many tasks: the oldest was discarded.'): number {
+    let n = 0;
+    for (const e of [...this.#tasks.values()]) {
+      if (n >= max) break;
+      if (!which(e)) continue;
+      this.#discard(e, why);
+      n++;
+    }
+    return n;
+  }
+
+  /** Forgets a task and stops it: its call here, or (best effort) the server's own task. */
+  #discard(e: Entry, why: string): void {
+    this.#tasks.delete(e.id);
+    e.abort?.abort(new Error(why));
+    if (e.upstreamId !== undefined && !e.terminal) void this.#relay(e.server, 'tasks/cancel', { taskId: e.upstreamId }).catch(() => {});
+  }
+
+  #add(e: Entry): void {
+    this.assertRoom(e.owner);
     this.#tasks.set(e.id, e);
     const mine = [...this.#tasks.values()].filter((x) => sameOwner(x.owner, e.owner));
     let excess = mine.length - MAX_TASKS_PER_CLIENT;
     // Finished ones go first, oldest first; then, if need be, the oldest still running.
     for (const old of [...mine.filter((x) => x.terminal), ...mine.filter((x) => !x.terminal && x !== e)]) {
       if (excess-- <= 0) break;
-      old.abort?.abort(new Error('Too many tasks: the oldest was discarded.'));
-      this.#tasks.delete(old.id);
+      this.#discard(old, 'Too many tasks: the oldest was discarded.');
     }
   }
 
   /** Drops tasks past their ttl (counted from creation, as the spec does). */
   #sweep(): void {
     const now = Date.now();
-    for (const [id, e] of this.#tasks) {
+    for (const e of [...this.#tasks.values()]) {
       const ttl = e.state.ttl;
       if (ttl === null || now < Date.parse(e.state.createdAt) + ttl) continue;
-      e.abort?.abort(new Error('The task outlived its ttl.'));
-      this.#tasks.delete(id);
+      this.#discard(e, 'The task outlived its ttl.');
     }
   }
 }
@@ -312,8 +367,9 @@ function pickTask(r: Partial<LegacyTask>): Partial<LegacyTask> {
   return out;
 }
 
+/** The same profile and the same session (or both sessionless): the claimed name plays no part. */
 function sameOwner(a: TaskOwner, b: TaskOwner): boolean {
-  return a.profile === b.profile && a.client === b.client;
+  return a.profile === b.profile && a.session === b.session;
 }
 
 /** A result as the client gets it: tied to the gateway's task id, not the server's. */

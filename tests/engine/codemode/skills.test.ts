@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
+import { MAX_SCHEMA_DEPTH } from '../../../src-main/engine/codemode/skills.ts';
 import type { SkillInfo } from '../../../src-shared/api.ts';
 import type { RunRecord } from '../../../src-shared/records.ts';
 
@@ -83,6 +84,21 @@ describe('skills', () => {
     const failed = await run('async () => { throw new Error("nope") }');
     expect(cli(home, ['skills', 'save', failed.runId, 'nope']).stderr).toMatch(/failed \(runtime\); save a run that succeeded/);
     expect(cli(home, ['skills', 'save', 'no-such-run', 'x']).stderr).toMatch(/No run "no-such-run"/);
+  });
+
+  it('refuses an input schema nested 3,000 deep with a sentence naming the limit (was: "Maximum call stack size exceeded")', () => {
+    const nest = (n: number) => {
+      let schema = '{"type":"string"}';
+      for (let i = 0; i < n; i++) schema = `{"type":"object","properties":{"a":${schema}}}`;
+      return schema;
+    };
+    const deep = cli(home, ['skills', 'save', sourceRun, 'deep', '--input', nest(3000)]);
+    expect(deep.stderr).toBe(`switchboard: The input schema nests more than ${MAX_SCHEMA_DEPTH} levels deep; keep it flatter (a skill's input is usually a few named values).\n`);
+    expect(deep.code).not.toBe(0);
+    expect(listSkills('work').map((s) => s.name)).not.toContain('deep');
+    const fine = cli(home, ['skills', 'save', sourceRun, 'nested', '--input', nest(MAX_SCHEMA_DEPTH / 2 - 1)]);
+    expect(fine.code, fine.stderr).toBe(0);
+    expect(cli(home, ['skills', 'remove', 'nested']).code).toBe(0);
   });
 
   it('is declared as skills.NAME(input) in profiles that enable skills, and only there', async () => {

@@ -2,9 +2,10 @@
 // call), how many a client keeps, and their ttl. No clock waits: a ttl of 0 is past at once.
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_TASKS_PER_CLIENT, TaskBridge, type LegacyTask, type TaskOwner } from '../../../src-main/engine/gateway/task-bridge.ts';
+import { MAX_TASKS_PER_CLIENT, MAX_TASKS_PER_PROFILE, TaskBridge, type LegacyTask, type TaskOwner } from '../../../src-main/engine/gateway/task-bridge.ts';
 
-const owner: TaskOwner = { profile: 'p', client: 'c' };
+/** A 2025 client's session: its tasks are the session's, whatever name it gave. */
+const owner: TaskOwner = { profile: 'p', client: 'c', session: 's1' };
 const noRelay = () => Promise.reject(new Error('no server in this test'));
 const ok = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
 
@@ -59,12 +60,68 @@ describe('TaskBridge', () => {
     expect(early.started()).toBe(false);
   });
 
-  it("keeps a task from any other client or profile, and says it does not know it", async () => {
+  it("keeps a task from any other session or profile, and says it does not know it", async () => {
     const bridge = new TaskBridge(noRelay);
     const task = bridge.runHere(owner, 's', undefined, async () => ok('x'));
-    await expect(bridge.get({ profile: 'p', client: 'other' }, task.taskId)).rejects.toThrow(/no task/);
-    await expect(bridge.get({ profile: 'q', client: 'c' }, task.taskId)).rejects.toThrow(/no task/);
-    expect(await bridge.list({ profile: 'p', client: 'other' })).toEqual([]);
+    await expect(bridge.get({ profile: 'p', client: 'c', session: 's2' }, task.taskId)).rejects.toThrow(/no task/);
+    await expect(bridge.get({ profile: 'q', client: 'c', session: 's1' }, task.taskId)).rejects.toThrow(/no task/);
+    expect(await bridge.list({ profile: 'p', client: 'other', session: 's2' })).toEqual([]);
+  });
+
+  it("never hands a task to whoever claims its client's name: another session or a sessionless request with the same name and the id gets nothing", async () => {
+    const bridge = new TaskBridge(noRelay);
+    const task = bridge.runHere(owner, 's', undefined, async () => ok('secret'));
+    await bridge.result(owner, task.taskId);
+    for (const claimant of [{ profile: 'p', client: 'c', session: 's2' }, { profile: 'p', client: 'c' }]) {
+      await expect(bridge.get(claimant, task.taskId)).rejects.toThrow(/no task/);
+      await expect(bridge.result(claimant, task.taskId)).rejects.toThrow(/no task/);
+      await expect(bridge.detailed(claimant, task.taskId)).rejects.toThrow(/no task/);
+      expect(bridge.has(claimant, task.taskId)).toBe(false);
+      expect(await bridge.list(claimant)).toEqual([]);
+    }
+  });
+
+  it('reaches a sessionless task by its id on its profile, whatever name a request gives, and drops a session\'s tasks when it ends', async () => {
+    const bridge = new TaskBridge(noRelay);
+    const t = bridge.runHere({ profile: 'p', client: 'a' }, 's', undefined, async () => ok('mine'));
+    expect((await bridge.detailed({ profile: 'p', client: 'renamed' }, t.taskId)).status).toMatch(/working|completed/);
+    await expect(bridge.get({ profile: 'q', client: 'a' }, t.taskId)).rejects.toThrow(/no task/);
+    await expect(bridge.get({ profile: 'p', client: 'a', session: 's1' }, t.taskId)).rejects.toThrow(/no task/);
+    const call = controlled();
+    const running = bridge.runHere(owner, 's', undefined, call.run);
+    await tick();
+    bridge.forgetSession('s1');
+    expect(call.aborted()).toBe(true);
+    await expect(bridge.get(owner, running.taskId)).rejects.toThrow(/no task/);
+  });
+
+  it(`keeps ${MAX_TASKS_PER_CLIENT} sessionless tasks per profile however the requests name themselves`, async () => {
+    const bridge = new TaskBridge(noRelay);
+    const calls = Array.from({ length: MAX_TASKS_PER_CLIENT * 2 }, () => controlled());
+    const ids = calls.map((c, i) => bridge.runHere({ profile: 'p', client: `rotating-${i}` }, 's', undefined, c.run).taskId);
+    await tick();
+    const kept = (await Promise.all(ids.map((id) => bridge.get({ profile: 'p', client: 'x' }, id).then(() => 1, () => 0)))).reduce((a: number, b) => a + b, 0);
+    expect(kept).toBe(MAX_TASKS_PER_CLIENT);
+    // The ones pushed out never ran.
+    expect(calls.filter((c) => c.started() && !c.aborted()).length).toBe(MAX_TASKS_PER_CLIENT);
+  });
+
+  it(`keeps at most ${MAX_TASKS_PER_PROFILE} tasks per profile: past it a new one is refused with a sentence, and never started`, async () => {
+    const bridge = new TaskBridge(noRelay);
+    const sessions = MAX_TASKS_PER_PROFILE / MAX_TASKS_PER_CLIENT;
+    for (let s = 0; s < sessions; s++) {
+      for (let i = 0; i < MAX_TASKS_PER_CLIENT; i++) bridge.runHere({ profile: 'p', client: 'same', session: `s${s}` }, 's', undefined, controlled().run);
+    }
+    const late = controlled();
+    expect(() => bridge.runHere({ profile: 'p', client: 'same', session: 'late' }, 's', undefined, late.run)).toThrow(
+      `Profile "p" already holds ${MAX_TASKS_PER_PROFILE} tasks, the most it keeps: wait for some to end (or cancel them), then try again.`,
+    );
+    await tick();
+    expect(late.started()).toBe(false);
+    // Another profile is not affected, and a session that ends makes room.
+    expect(bridge.runHere({ profile: 'q', client: 'same', session: 'x' }, 's', undefined, controlled().run).status).toBe('working');
+    bridge.forgetSession('s0');
+    expect(bridge.runHere({ profile: 'p', client: 'same', session: 'late' }, 's', undefined, controlled().run).status).toBe('working');
   });
 
   it(`keeps ${MAX_TASKS_PER_CLIENT} tasks per client: finished ones go first, then the oldest running`, async () => {

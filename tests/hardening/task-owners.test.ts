@@ -1,0 +1,82 @@
+// Whose a task is (issue 20, tasks): a client's clientInfo name is its own claim, so it cannot be
+// what opens a task. A real `switchboard serve`, real 2025 clients over HTTP (sessions) and raw
+// 2026-07-28 requests (sessionless, the tasks extension) against a server that runs tasks.
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_TASKS_PER_CLIENT } from '../../src-main/engine/gateway/task-bridge.ts';
+import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../helpers/home.ts';
+import { modernPost, serve, type Served } from '../helpers/serve.ts';
+import { hardeningCase } from './hardening-case.ts';
+
+afterAll(cleanupHomes);
+
+let served: Served;
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+beforeAll(async () => {
+  const home = makeHome({
+    servers: { tl: fixtureServer('tasks-legacy.mjs'), plain: fixtureServer('basic.mjs') },
+    profiles: { p: { servers: ['tl', 'plain'] } },
+  });
+  served = await serve(home);
+}, 60_000);
+
+afterAll(() => served?.stop());
+
+async function legacyClient(name: string): Promise<Client> {
+  const c = new Client({ name, version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp/p`), { requestInit: { headers: { Authorization: `Bearer ${served.token}` } } }));
+  return c;
+}
+
+describe('tasks are reached by who made them, not by a claimed name', () => {
+  hardeningCase('attack', "a request naming a 2025 client's name on its profile cannot read that client's task, even holding its id", async (tally) => {
+    const victim = await legacyClient('victim');
+    const other = await legacyClient('victim');
+    try {
+      await waitFor(async () => ((await victim.listTools()).tools.some((t) => t.name === 'plain__echo') ? true : undefined), 20_000, 'tools');
+      const { task } = await victim.request({ method: 'tools/call', params: { name: 'plain__echo', arguments: { text: 'the secret' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+      const own = await victim.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+      expect(JSON.stringify(own.content)).toContain('the secret');
+
+      await tally.attempt('a stateless 2026-07-28 request named "victim" with the task id', async () => {
+        const r = (await modernPost(served, 'p', 'tasks/get', { taskId: task.taskId }, { name: task.taskId, clientName: 'victim', capabilities: TASKS })).json();
+        expect(r.error?.message).toMatch(/no task/);
+        expect(JSON.stringify(r)).not.toContain('the secret');
+      });
+      await tally.attempt('another 2025 session named "victim": tasks/list', async () => {
+        expect((await other.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).not.toContain(task.taskId);
+      });
+      await tally.attempt('another 2025 session named "victim": tasks/result with the id', async () => {
+        await expect(other.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(/no task/);
+      });
+    } finally {
+      await victim.close();
+      await other.close();
+    }
+  }, 90_000);
+
+  hardeningCase('attack', `rotating clientInfo names on sessionless requests keeps no more than ${MAX_TASKS_PER_CLIENT} tasks`, async (tally) => {
+    const ids: string[] = [];
+    const total = MAX_TASKS_PER_CLIENT + 20;
+    for (let i = 0; i < total; i++) {
+      const created = await waitFor(async () => {
+        const r = (await modernPost(served, 'p', 'tools/call', { name: 'tl__job', arguments: { ms: 1, label: `r${i}` } }, { name: 'tl__job', clientName: `rotating-${i}`, capabilities: TASKS })).json();
+        return r.result?.resultType === 'task' ? r.result : undefined;
+      }, 20_000, `task ${i}`);
+      ids.push(String(created.taskId));
+    }
+    let kept = 0;
+    for (const [i, id] of ids.entries()) {
+      // Asked under the name it was made with (what the old keying needed).
+      const r = (await modernPost(served, 'p', 'tasks/get', { taskId: id }, { name: id, clientName: `rotating-${i}`, capabilities: TASKS })).json();
+      if (r.result) kept++;
+    }
+    tally.notes!.push(`${total} tasks made under ${total} names, ${kept} kept`);
+    await tally.attempt('at most the bound is kept, the oldest gone', async () => {
+      expect(kept).toBe(MAX_TASKS_PER_CLIENT);
+    });
+  }, 180_000);
+});
