@@ -6,11 +6,18 @@
 // (a tool with no name, a name listed twice) is left out, and one log line says what was changed.
 import type { Transport } from '@modelcontextprotocol/client';
 import { ToolSchema } from '@modelcontextprotocol/core';
+import { valueDeeperThan } from '../../../src-shared/codemode/json-depth.ts';
 
 type Json = Record<string, unknown>;
 
 /** Tools named in the log line before "and N more". */
 const NAMED_IN_NOTE = 5;
+/**
+ * Deepest schema served. Validating, pinning, declaring and relaying a schema all walk it
+ * recursively: one nested thousands of levels deep overflowed the engine's stack at every start
+ * (a restart loop). Real schemas nest a few dozen levels at most.
+ */
+export const MAX_SCHEMA_DEPTH = 64;
 /** Rounds of "drop the field the schema refused" before a tool counts as unservable. */
 const MAX_REPAIR_ROUNDS = 8;
 
@@ -27,6 +34,13 @@ export function mendTool(raw: unknown): MendedTool | { dropped: string } {
   if (typeof raw.name !== 'string' || raw.name === '') return { dropped: 'a tool without a name' };
   const tool: Json = { ...raw };
   const fixes: string[] = [];
+  for (const key of ['inputSchema', 'outputSchema', 'annotations', '_meta'] as const) {
+    if (key in tool && valueDeeperThan(tool[key], MAX_SCHEMA_DEPTH)) {
+      if (key === 'inputSchema') tool.inputSchema = { type: 'object' };
+      else delete tool[key];
+      fixes.push(`its "${key}" nested more than ${MAX_SCHEMA_DEPTH} levels deep and was ${key === 'inputSchema' ? 'replaced by an empty object schema' : 'left out'}`);
+    }
+  }
   tool.inputSchema = mendInputSchema(tool.inputSchema, fixes);
   for (let round = 0; round < MAX_REPAIR_ROUNDS; round++) {
     const parsed = ToolSchema.safeParse(tool);

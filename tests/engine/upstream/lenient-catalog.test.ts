@@ -33,6 +33,17 @@ describe('mending one tool definition', () => {
     expect('tool' in none && none.tool.inputSchema).toEqual({ type: 'object' });
   });
 
+  it('serves a tool whose schema nests thousands of levels deep with an empty schema, walking it without recursion', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) deep = { type: 'object', properties: { a: deep } };
+    const r = mendTool({ name: 'deep', inputSchema: deep, outputSchema: deep });
+    expect('tool' in r && r.tool).toEqual({ name: 'deep', inputSchema: { type: 'object' } });
+    expect('fixes' in r && r.fixes).toEqual([
+      'its "inputSchema" nested more than 64 levels deep and was replaced by an empty object schema',
+      'its "outputSchema" nested more than 64 levels deep and was left out',
+    ]);
+  });
+
   it('cannot serve a tool without a name', () => {
     expect(mendTool({ inputSchema: { type: 'object' } })).toEqual({ dropped: 'a tool without a name' });
     expect(mendTool('just a string')).toEqual({ dropped: 'an entry that is not a tool definition' });
@@ -83,6 +94,21 @@ describe('the tools surface over a sloppy server', () => {
     expect(tools.find((t) => t.name === 'gitlab__get_file_contents')?.inputSchema.type).toBe('object');
     const r = (await client.callTool({ name: 'gitlab__get_file_contents', arguments: { project_id: 'a/b', file_path: 'README.md' } })) as CallToolResult;
     expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual({ called: 'get_file_contents', arguments: { project_id: 'a/b', file_path: 'README.md' } });
+    await client.close();
+  });
+
+  it('starts a server whose tool schema nests 3,000 levels deep (it overflowed the stack at every start)', async () => {
+    // Written as text: JSON.stringify itself overflows on such a value.
+    const deep = `${'{"type":"object","properties":{"a":'.repeat(3_000)}{"type":"string"}${'}}'.repeat(3_000)}`;
+    const catalog = path.join(makeHome(), 'catalog.json');
+    writeFileSync(catalog, `{"tools":[{"name":"deep","inputSchema":${deep}},{"name":"ok","inputSchema":{"type":"object"}}]}`);
+    const home = makeHome({ servers: { s: fixtureServer('sloppy-catalog.mjs', { env: { FIXTURE_CATALOG: catalog } }) }, profiles: { main: { servers: ['s'] } } });
+    const client = await shimClient(home, 'main');
+    const { tools } = await waitFor(async () => {
+      const r = await client.listTools();
+      return r.tools.length > 0 ? r : undefined;
+    }, 20_000, 'the deep fixture to be listed');
+    expect(tools.map((t) => [t.name, t.inputSchema])).toEqual([['s__deep', { type: 'object' }], ['s__ok', { type: 'object' }]]);
     await client.close();
   });
 
