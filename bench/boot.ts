@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { isProcessAlive as alive } from '../src-main/engine/config/atomic-file.ts';
 
 type Unit = 'ms' | 'x';
 export interface BootDeps {
@@ -43,15 +44,6 @@ function median(xs: number[]): number {
   return s[Math.floor((s.length - 1) / 2)]!;
 }
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(' · ')})`;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Stops the home's engine (and so its servers) and waits until it is gone. */
 async function stopEngine(home: string): Promise<void> {
