@@ -17,8 +17,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUNDLE_DIR = path.join(ROOT, 'out', 'bundle');
 const STAMP = path.join(BUNDLE_DIR, 'stamp.json');
 const SOURCES = ['src-main', 'src-shared', 'package.json', 'package-lock.json', 'scripts/bundle.mjs'];
-/** Never bundled: build-time tools, Electron, the browser driver. */
-const EXTERNAL = ['electron', 'esbuild', 'tsx', 'playwright-core', 'vite', 'vitest'];
+/**
+ * Never bundled: build-time tools, Electron, the browser driver, and the sandbox's QuickJS,
+ * whose WebAssembly file is found beside its own module.
+ */
+const EXTERNAL = ['electron', 'esbuild', 'tsx', 'playwright-core', 'vite', 'vitest', 'quickjs-emscripten', 'quickjs-emscripten-core', 'quickjs-ffi-types', '@jitl/*'];
 const ENTRIES = {
   cli: 'src-main/cli/main.ts',
   'sandbox-worker': 'src-main/engine/codemode/sandbox-worker.ts',
