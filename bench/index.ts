@@ -3,6 +3,7 @@
 // more than absolute numbers). Prints a table and writes bench/results.json.
 //
 //   npm run bench [-- --quick] [-- --only=SECTION,…] [-- --sdk-path] [-- --memory-rounds=N] [-- --memory-before=DIR]
+//                 [-- --boot-rounds=N] [-- --boot-before=DIR]
 //
 // --sdk-path adds a route to the latency section: the Node shim to a second engine whose plain
 // tools/call take the SDK path (SWITCHBOARD_SDK_PATH=1) instead of the fast path
@@ -11,7 +12,9 @@
 // Sections: cold, latency (direct · Node shim · native shim · a peer gateway, interleaved),
 // sporadic (one call every 200 ms), start (warm shim start), code, spin, load, catalog,
 // memory (engine RSS idle and after 1,000 code runs, median of N engines, side by side with the
-// checkout in DIR when given), catalog1000, handles, search, approvals.
+// checkout in DIR when given), catalog1000, handles, search, approvals, boot (two shims started
+// together with no engine, known and fresh home, beside a direct server start; bench/boot.ts;
+// --boot-before=DIR measures that checkout in the same rounds).
 // The native shim is built
 // first when cargo is there (scripts/build-native-shim.mjs); the peer gateway is mcp-hub when
 // BENCH_MCP_HUB names its dist/cli.js (npm install --prefix /tmp/peer mcp-hub@4.2.1; it needs
@@ -32,6 +35,7 @@ import { benchSearch } from './search.ts';
 import { syntheticServers } from './synthetic-catalog.ts';
 import { benchApprovalsSkills } from './approvals-skills.ts';
 import { erasSection } from './eras.ts';
+import { bootSection } from './boot.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -733,6 +737,15 @@ async function main() {
 
   // Both protocol generations side by side, in an engine of their own (bench/eras.ts).
   await erasSection((metric, value, unit) => record(metric, value, unit), quick);
+
+  // A computer's start: shims started together with no engine running (bench/boot.ts), last:
+  // it starts and stops many engines.
+  if (want('boot')) {
+    await bootSection({
+      root: ROOT, quick, rounds: Number(argValue('--boot-rounds') ?? (quick ? 2 : 5)), before: argValue('--boot-before'), nativeBinary: native.binary,
+      record, note,
+    });
+  }
 
   const w = Math.max(...rows.map((r) => r.metric.length));
   console.log(`\nSwitchboard benchmark (${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}${quick ? ', quick' : ''})\n`);

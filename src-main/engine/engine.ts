@@ -140,8 +140,10 @@ export class Engine implements ControlEngine {
     await this.learned.load();
     const apply = () => {
       const cfg = this.config.config;
-      if (Object.values(cfg.profiles).some((p) => p.surface === 'code')) this.sandbox.warmUp();
+      // The sandbox's worker starts once the servers have (a code run waits for them anyway):
+      // at boot it would take the CPU the first answers need.
       this.supervisor.apply(cfg.servers);
+      if (Object.values(cfg.profiles).some((p) => p.surface === 'code')) void this.supervisor.settle(Object.keys(cfg.servers)).then(() => this.sandbox.warmUp());
       this.gateway.applyConfig(cfg);
       // A proposed bundle approved by hand is unpacked (its servers restarted, since they may have
       // started without it); folders no entry names any more, and a killed install's leftovers, go.

@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { START_CLAIM_FILE, claimEngineStart } from '../../src-main/shim/engine-launch.mjs';
 import { NATIVE_SHIM_UNAVAILABLE, ROOT, SHIM_KINDS, cleanupHomes, enginePid, fixtureServer, makeHome, shimCommand, stopEngine } from '../helpers/home.ts';
+import { isProcessAlive as alive } from '../../src-main/engine/config/atomic-file.ts';
 
 afterAll(cleanupHomes);
 
@@ -20,15 +21,6 @@ function enginesStarted(log: string): number[] {
     return readFileSync(log, 'utf8').split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
