@@ -8,7 +8,7 @@ export function clientSubsetValue(servers: readonly string[], picked: Readonly<R
   return Object.fromEntries(servers.map((s) => [s, { allow: [...(picked[s] ?? [])].sort().map(literalGlob) }]));
 }
 
-/** Whether the client refuses this tool name once it has put its prefix on it. */
+/** Whether the client would refuse this tool name with its prefix on it (so it gets a shortened one). */
 export function tooLongFor(limits: ClientLimits, profile: string, exposedName: string): boolean {
   return limits.composedName(`switchboard-${profile}`, exposedName).length > limits.maxNameChars;
 }

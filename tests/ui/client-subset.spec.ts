@@ -66,8 +66,8 @@ describe('picking the tools one client gets', () => {
     await count.getByText('19 picked').waitFor();
     await picker.getByRole('checkbox', { name: /github__merge_pull_request\b/ }).uncheck();
     await count.getByText('18 picked; Cursor takes 40').waitFor();
-    // A name Cursor would refuse is marked where it is picked.
-    await picker.getByRole('listitem').filter({ hasText: 'github__add_pull_request_review_comment_reaction' }).getByText('name too long for Cursor').waitFor();
+    // A name Cursor would refuse is marked where it is picked: Cursor gets a shortened one.
+    await picker.getByRole('listitem').filter({ hasText: 'github__add_pull_request_review_comment_reaction' }).getByText('name shortened for Cursor').waitFor();
     await screenshot(page, 'client-subset-picker');
     await picker.getByRole('button', { name: 'Save subset' }).click();
     await page.getByText('Cursor now gets 18 of “big”’s tools.').waitFor({ timeout: 15_000 });
@@ -81,15 +81,22 @@ describe('picking the tools one client gets', () => {
       const n = await toolNames();
       return n.length === 18 ? n : undefined;
     }, 'the subset for the client');
-    assert.deepEqual(names, allow.map((t) => `github__${t}`).sort());
+    // Each picked tool, under its own name where it fits Cursor, else under its stable short one.
+    const long = allow.filter((t) => `switchboard-big_github__${t}`.length > 60);
+    assert.deepEqual(long, ['add_pull_request_review_comment_reaction']);
+    assert.deepEqual(names.filter((n) => allow.includes(n.slice('github__'.length))), allow.filter((t) => !long.includes(t)).map((t) => `github__${t}`).sort());
+    const short = names.filter((n) => !allow.includes(n.slice('github__'.length)));
+    assert.equal(short.length, 1);
+    assert.match(short[0]!, /^github__add_pull_request_review_com\w*_[0-9a-f]{8}$/);
+    assert.ok(`switchboard-big_${short[0]}`.length <= 60, short[0]);
     await page.locator('[data-profile-clients="big"] [data-client-surface="cursor"]').getByText(/gets 18 tools, a picked subset$/).waitFor({ timeout: 20_000 });
-    // Past the count no more; the long names still warn, with the picker at hand.
-    await warning.getByText('Cursor uses at most 40 tools').waitFor({ state: 'detached', timeout: 20_000 });
-    await warning.getByText(/Cursor takes tool names of at most 60 characters/).waitFor();
+    // Past the count no more, so no warning; the long name is shortened, and the line says so.
+    await warning.waitFor({ state: 'detached', timeout: 20_000 });
+    await page.locator('[data-client-shortened="cursor"]').getByText(/1 name of profile "big" is shortened for it/).waitFor();
   });
 
   it('opens again on the picked tools, and gives the client every tool back', { timeout: 90_000 }, async () => {
-    await page.locator('[data-profile-warnings="big"]').getByRole('button', { name: 'Pick tools for Cursor' }).click();
+    await page.locator('[data-profile-clients="big"] [data-client-surface="cursor"]').getByRole('button', { name: 'Pick tools for Cursor' }).click();
     const picker = page.getByTestId('client-tools-picker');
     await picker.getByTestId('picked-count').getByText('18 picked; Cursor takes 40').waitFor({ timeout: 20_000 });
     assert.equal(await picker.getByRole('checkbox', { name: /github__merge_pull_request\b/ }).isChecked(), false);
