@@ -29,6 +29,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const c = connectorFromArgs('connect', positionals, { home: ctx.home, env: ctx.env, platform: ctx.platform });
   const profile = requireProfileFlag('connect', values.profile);
   assertKnownProfile(profile, await ctx.profiles());
+  if (c.kind === 'copy-paste') return showPasteSteps(c, profile, ctx);
   // --force covers portable installs and clients installed after a fresh OS setup.
   if (!values.force) assertInstalled(c, `Install it first, or pass --force to create ${c.configPath()} anyway.`);
   const trustDir = values['trust-folder'];
@@ -43,6 +44,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     const trusted = await c.trustFolder(dir);
     ctx.stdout(trusted.changed ? `Trusted ${dir} in ${trusted.path}.\n` : `${dir} is already trusted in ${trusted.path}.\n`);
   }
+  const shared = c.sharedWith();
+  if (shared) ctx.stdout(`${c.displayName} reads ${shared}'s file (${out.path}): the one entry serves both, so ${shared} sees it too.\n`);
   ctx.stdout(`Next: ${c.spec.nextStep}\n`);
   const trustFile = c.trustFile();
   if (trustFile && trustDir === undefined) {
@@ -59,6 +62,18 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const limits = await clientLimits(ctx, c.id, profile);
   if (limits?.shortened) ctx.stdout(`Note: ${t(limits.shortened)}\n`);
   for (const w of limits?.warnings ?? []) ctx.stdout(`Warning: ${t(w)}\n`);
+  return 0;
+}
+
+/** A client whose server list lives in its own UI: the numbered steps, with the exact command and args; nothing is written. */
+function showPasteSteps(c: Connector, profile: string, ctx: CliContext): number {
+  const steps = c.pasteSteps(profile, ctx.shimEntry(profile));
+  ctx.stdout(
+    `${c.displayName} keeps its MCP servers in its own settings, so Switchboard writes nothing. To connect it to profile "${profile}":\n` +
+      steps.map((s, i) => `  ${i + 1}. ${s}\n`).join('') +
+      `Then: ${c.spec.nextStep}\n` +
+      (c.installed() ? '' : `(${c.displayName} was not found on this computer; the steps apply once it is installed.)\n`),
+  );
   return 0;
 }
 

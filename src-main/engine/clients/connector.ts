@@ -5,7 +5,7 @@ import { accessSync, constants as fsc, existsSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { ClientFileError } from './client-errors.ts';
-import { CLIENT_IDS, CLIENT_SPECS, type ClientEnv, type ClientSpec } from './client-specs.ts';
+import { CLIENT_IDS, CLIENT_SPECS, pasteEntry, type ClientEnv, type ClientSpec } from './client-specs.ts';
 import { readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
 import { assertWritable, makeBackup, readClientFile, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
 import { readEntries, removeEntry, setEntry } from './json-entry-edit.ts';
@@ -86,6 +86,38 @@ export class Connector {
     return this.spec.displayName;
   }
 
+  /** 'copy-paste': the client's list lives in its own UI; connect shows steps and writes nothing. */
+  get kind(): 'file' | 'copy-paste' {
+    return this.spec.manual ? 'copy-paste' : 'file';
+  }
+
+  /** The client whose file, write record and backups this one shares (Cursor CLI → cursor); else its own id. */
+  private get stateId(): string {
+    return this.spec.sharesFileWith ?? this.spec.id;
+  }
+
+  /** The other client that reads the same file, by display name, when there is one. */
+  sharedWith(): string | null {
+    const other = this.spec.sharesFileWith;
+    return other ? (CLIENT_SPECS.find((s) => s.id === other)?.displayName ?? other) : null;
+  }
+
+  /** A copy-paste client's numbered steps for `profile`, with the exact shim command and args. */
+  pasteSteps(profile: string, shim: ShimEntry): string[] {
+    if (!this.spec.manual) return [];
+    const entry = this.spec.entryFor(shim) as { command: string; args: string[] };
+    return this.spec.manual.steps(pasteEntry(entryName(profile), { command: entry.command, args: entry.args }));
+  }
+
+  private assertFile(doing: string): void {
+    if (this.spec.manual) {
+      throw new ClientFileError(
+        'copy-paste-client',
+        `${this.displayName} keeps its MCP servers in its own settings, so Switchboard cannot ${doing} them. Run "switchboard connect ${this.id} --profile NAME" for the steps to do it there.`,
+      );
+    }
+  }
+
   configPath(): string {
     return this.spec.configPath(this.opts);
   }
@@ -130,9 +162,26 @@ export class Connector {
     return found ?? {};
   }
 
-  /** Every server entry in the client's file, ours included. Missing file → {}. */
+  /** Every server entry in the client's file, ours included. Missing file (or no file at all: copy-paste clients) → {}. */
   async readServers(): Promise<Record<string, unknown>> {
+    if (this.spec.manual) return {};
     return this.entries(await readClientFile(this.configPath()));
+  }
+
+  /** Older files the client still reads (legacyPaths), that exist. */
+  legacyFiles(): string[] {
+    return (this.spec.legacyPaths?.(this.opts) ?? []).filter((f) => existsSync(f));
+  }
+
+  /**
+   * What import copies: the current file's servers, plus those only in a legacy file the client
+   * still reads (the current file wins a name both have).
+   */
+  async readImportableServers(): Promise<Record<string, unknown>> {
+    const current = await this.readServers();
+    let legacy: Record<string, unknown> = {};
+    for (const f of this.legacyFiles()) legacy = { ...this.entries(await readClientFile(f)), ...legacy };
+    return { ...legacy, ...current };
   }
 
   /** Profiles that have a `switchboard-<profile>` entry in the file. */
@@ -150,7 +199,7 @@ export class Connector {
     } catch (err) {
       return { ...base, connected: false, matches: false, drift: 'none', problem: (err as Error).message };
     }
-    const rec = (await readClientState(this.opts.home, this.id)).entries[profile];
+    const rec = (await readClientState(this.opts.home, this.stateId)).entries[profile];
     const drift = !rec ? 'none' : current === undefined ? 'removed' : isDeepStrictEqual(current, rec.entry) ? 'none' : 'changed';
     return {
       ...base,
@@ -206,8 +255,9 @@ export class Connector {
   }
 
   private async apply(change: { add?: { profile: string; shim: ShimEntry }; remove: string[] }): Promise<WriteOutcome> {
+    this.assertFile(change.add ? 'add an entry to' : 'remove an entry from');
     const file = await readClientFile(this.configPath());
-    const state = await readClientState(this.opts.home, this.id);
+    const state = await readClientState(this.opts.home, this.stateId);
     const current = this.entries(file);
     const addName = change.add ? entryName(change.add.profile) : null;
     const addEntry = change.add ? this.spec.entryFor(change.add.shim) : null;
@@ -241,7 +291,7 @@ export class Connector {
         text = r.text;
         created = r.created;
       }
-      record = await writeClientFile(file, text, { home: this.opts.home, client: this.id, verify: this.verifier(file, expect) });
+      record = await writeClientFile(file, text, { home: this.opts.home, client: this.stateId, verify: this.verifier(file, expect) });
     }
 
     const next: ClientState = { ...state, lastWrite: record, entries: { ...state.entries } };
@@ -250,7 +300,7 @@ export class Connector {
       const prev = state.entries[change.add.profile];
       next.entries[change.add.profile] = { entry: addEntry, created: prev && current[addName!] !== undefined ? prev.created : created };
     }
-    await writeClientState(this.opts.home, this.id, next);
+    await writeClientState(this.opts.home, this.stateId, next);
     return { path: file.path, changed: true, backup: record.backup, via: cli ? 'claude-cli' : 'file', ...(change.add ? { replaced } : {}) };
   }
 
@@ -262,7 +312,7 @@ export class Connector {
     expect: Record<string, unknown>,
   ): Promise<WriteRecord> {
     await assertWritable(file);
-    const backup = file.exists ? await makeBackup(file, this.opts.home, this.id) : null;
+    const backup = file.exists ? await makeBackup(file, this.opts.home, this.stateId) : null;
     const env = this.opts.env;
     const claude = async (args: string[]): Promise<void> => {
       try {
@@ -335,7 +385,8 @@ export class Connector {
 
   /** Restores the file from the backup taken before Switchboard's last write. */
   async undo(): Promise<{ path: string; restoredFrom: string | null }> {
-    const state = await readClientState(this.opts.home, this.id);
+    this.assertFile('restore');
+    const state = await readClientState(this.opts.home, this.stateId);
     if (!state.lastWrite) {
       throw new ClientFileError(
         'nothing-to-undo',
@@ -365,7 +416,7 @@ export class Connector {
     const entries = Object.fromEntries(
       Object.entries(state.entries).filter(([profile, rec]) => isDeepStrictEqual(present[entryName(profile)], rec.entry)),
     );
-    await writeClientState(this.opts.home, this.id, { entries });
+    await writeClientState(this.opts.home, this.stateId, { entries });
     return { path: state.lastWrite.file, restoredFrom: state.lastWrite.backup };
   }
 }
