@@ -47,15 +47,15 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const shared = c.sharedWith();
   if (shared) ctx.stdout(`${c.displayName} reads ${shared}'s file (${out.path}): the one entry serves both, so ${shared} sees it too.\n`);
   ctx.stdout(`Next: ${c.spec.nextStep}\n`);
-  const trustFile = c.trustFile();
-  if (trustFile && trustDir === undefined) {
-    // Once a folder is trusted the hint is said once, shortly: which folders load the entry.
-    const trusted = await c.trustedFolders().catch(() => []);
+  const trust = trustDir === undefined ? await c.trustAdvice(out.changed) : null;
+  if (trust) {
+    const folders = trust.trusted.map((f) => t(f)).join(', ');
     ctx.stdout(
-      trusted.length > 0
-        ? `${c.displayName} loads the entry in sessions started in ${trusted.map((f) => t(f)).join(', ')} (its trusted folders).\n`
-        : `${c.displayName} ignores MCP servers in folders it does not trust. To trust the folder you work in, run:\n` +
-            `  switchboard connect ${c.id} --profile ${profile} --trust-folder DIR   (adds DIR to ${trustFile})\n`,
+      trust.offer
+        ? `${c.displayName} ignores MCP servers in folders it does not trust. To trust the folder you work in, run:\n` +
+            `  switchboard connect ${c.id} --profile ${profile} --trust-folder DIR   (adds DIR to ${c.trustFile()})\n` +
+            (folders ? `  Trusted now: ${folders}.\n` : '')
+        : `${c.displayName} loads the entry in sessions started in ${folders} (its trusted folders).\n`,
     );
   }
   if (out.changed) ctx.stdout(`To take it back: switchboard disconnect ${c.id} --profile ${profile} (or switchboard undo ${c.id})\n`);

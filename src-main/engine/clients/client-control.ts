@@ -107,8 +107,7 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
       const installed = c.installed();
       if (!p.force) assertInstalled(c, `Install it first, or choose "Connect anyway" to create ${c.configPath()}.`);
       const r = await c.connect(profile, shim(profile));
-      const trusted = c.trustFile() ? await c.trustedFolders().catch(() => []) : [];
-      return { ...r, outcome: connectOutcome(c, profile, r, installed, trusted) };
+      return { ...r, outcome: connectOutcome(c, profile, r, installed, await c.trustAdvice(r.changed)) };
     },
     'clients.trustFolder': async (p) => connector(p.client).trustFolder(requireString(p.folder, 'the folder to trust')),
     // No check against config.json: a profile deleted since connecting must still be removable.
@@ -144,7 +143,13 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
 }
 
 /** What the user must do after a connect, and what went differently from a plain add. */
-export function connectOutcome(c: Connector, profile: string, r: WriteOutcome, installed: boolean, trustedFolders: string[] = []): ConnectOutcome {
+export function connectOutcome(
+  c: Connector,
+  profile: string,
+  r: WriteOutcome,
+  installed: boolean,
+  trust: { offer: boolean; trusted: string[] } | null = c.trustFile() ? { offer: true, trusted: [] } : null,
+): ConnectOutcome {
   const warnings: string[] = [];
   if (r.replaced === 'other') {
     warnings.push(`The entry "${entryName(profile)}" had been changed by hand (or by ${c.displayName}); it was replaced. "Undo last change" puts the file back as it was.`);
@@ -154,11 +159,11 @@ export function connectOutcome(c: Connector, profile: string, r: WriteOutcome, i
   const shared = c.sharedWith();
   if (shared) warnings.push(`${c.displayName} reads ${shared}'s file (${c.configPath()}): the one entry serves both.`);
   const nextSteps: string[] = [];
-  // Once a folder is trusted the offer is not repeated: sessions there already load the entry.
-  const trustFile = c.trustFile() && trustedFolders.length === 0 ? c.trustFile() : null;
+  // Once a folder is trusted, a connect that changed nothing does not offer it again (Connector.trustAdvice).
+  const trustFile = trust?.offer ? c.trustFile() : null;
   // Trust comes first: without it the client's next session would not load the entry at all.
   if (trustFile) nextSteps.push(`Trust the folder you work in: ${c.displayName} ignores MCP servers in folders it does not trust. Switchboard can add it to ${trustFile} for you.`);
   if (r.changed) nextSteps.push(c.spec.nextStep);
-  if (!trustFile && trustedFolders.length > 0 && r.changed) nextSteps.push(`${c.displayName} loads the entry in sessions started in ${trustedFolders.join(', ')} (its trusted folders).`);
+  if (trust && !trust.offer) nextSteps.push(`${c.displayName} loads the entry in sessions started in ${trust.trusted.join(', ')} (its trusted folders).`);
   return { nextSteps, warnings, ...(trustFile ? { trustNeeded: { file: trustFile } } : {}) };
 }

@@ -364,6 +364,18 @@ export class Connector {
   }
 
   /**
+   * Whether a connect should offer to trust a folder: always while the trust list trusts none;
+   * once it trusts some, only when the entry was just written (a connect that changed nothing
+   * repeats no hint: the user has been told, and sessions in `trusted` load the entry).
+   * An unreadable trust list counts as empty here; trustFolder says why it cannot be written.
+   */
+  async trustAdvice(changed: boolean): Promise<{ offer: boolean; trusted: string[] } | null> {
+    if (!this.trustFile()) return null;
+    const trusted = await this.trustedFolders().catch(() => []);
+    return { offer: trusted.length === 0 || changed, trusted };
+  }
+
+  /**
    * Adds `dir` to the trust list the same byte-preserving way as an entry. Kept apart from
    * connect's write record: undo of the MCP file never touches the trust list.
    */
