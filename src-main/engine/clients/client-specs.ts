@@ -18,6 +18,8 @@ export interface ClientSpec {
   format: 'json' | 'toml' | 'yaml';
   /** Path of the servers object inside the file. */
   container: string[];
+  /** For format 'toml': the servers are a `[[container]]` list whose items name themselves in `nameField` (Mistral Vibe). */
+  tomlList?: { nameField: string };
   /** For format 'yaml': whether the servers are a map or a list of named items (container[0] is the key). */
   yaml?: Omit<YamlShape, 'container'>;
   configPath(e: ClientEnv): string;
@@ -539,6 +541,20 @@ const SPECS: readonly ClientSpec[] = [
       source: 'github.com/warpdotdev/warp agent-add-mcp skill (global ~/.warp/.mcp.json on every OS, "mcpServers"); docs.warp.dev/knowledge-and-collaboration/mcp',
     }),
   },
+  {
+    id: 'mistral-vibe',
+    displayName: 'Mistral Vibe',
+    format: 'toml',
+    container: ['mcp_servers'],
+    tomlList: { nameField: 'name' },
+    configPath: (e) => p(e).join(vibeHome(e), 'config.toml'),
+    installMarkers: (e) => [vibeHome(e)],
+    programs: ['vibe', 'vibe-acp'],
+    entryFor: (s) => ({ transport: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'Start a new vibe session; the profile\'s tools are listed under the entry\'s name.',
+    source:
+      'docs.mistral.ai/vibe/code/cli/mcp-servers and docs.mistral.ai/mistral-vibe/terminal/configuration ([[mcp_servers]] with name, transport "stdio", command, args in ~/.vibe/config.toml; $VIBE_HOME moves it)',
+  },
   copyPaste('jan', 'Jan', {
     apps: (e) => appFolders(e, 'Jan', ['Jan']),
     markers: (e) => [electronAppDir(e, 'Jan')],
@@ -586,6 +602,10 @@ function crushConfigDir(e: ClientEnv): string {
   if (e.env.XDG_CONFIG_HOME) return p(e).join(e.env.XDG_CONFIG_HOME, 'crush');
   if (e.platform === 'win32') return p(e).join(localAppData(e), 'crush');
   return p(e).join(userHome(e), '.config', 'crush');
+}
+
+function vibeHome(e: ClientEnv): string {
+  return e.env.VIBE_HOME || p(e).join(userHome(e), '.vibe');
 }
 
 function continueHome(e: ClientEnv): string {

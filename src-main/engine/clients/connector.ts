@@ -10,7 +10,7 @@ import { readClientState, writeClientState, type ClientState, type EntryRecord, 
 import { assertWritable, makeBackup, readClientFile, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
 import { readEntries, removeEntry, setEntry } from './json-entry-edit.ts';
 import type { ShimEntry } from './shim-entry.ts';
-import { readTomlEntries, removeTomlEntry, setTomlEntry } from './toml-entry-edit.ts';
+import { readTomlArrayEntries, readTomlEntries, removeTomlArrayEntry, removeTomlEntry, setTomlArrayEntry, setTomlEntry } from './toml-entry-edit.ts';
 import { readYamlEntries, removeYamlEntry, setYamlEntry, type YamlShape } from './yaml-entry-edit.ts';
 
 const run = promisify(execFile);
@@ -153,9 +153,12 @@ export class Connector {
   }
 
   private entries(file: ClientFile): Record<string, unknown> {
+    const list = this.spec.tomlList;
     const found =
       this.spec.format === 'toml'
-        ? readTomlEntries(file.text, this.spec.container[0]!, file.path)
+        ? list
+          ? readTomlArrayEntries(file.text, this.spec.container[0]!, list.nameField, file.path)
+          : readTomlEntries(file.text, this.spec.container[0]!, file.path)
         : this.spec.format === 'yaml'
           ? readYamlEntries(file.text, this.yamlShape(), file.path)
           : readEntries(file.text, this.spec.container, file.path);
@@ -216,14 +219,21 @@ export class Connector {
     const layout = { eol: file.eol, indent: file.indent };
     if (this.spec.format === 'toml') {
       const created = this.entries(file)[name] === undefined && file.text.trim() === '' ? 'empty-file' : 'none';
-      return { text: setTomlEntry(file.text, this.spec.container[0]!, name, entry, layout, file.path), created };
+      const list = this.spec.tomlList;
+      const text = list
+        ? setTomlArrayEntry(file.text, this.spec.container[0]!, list.nameField, name, entry, layout, file.path)
+        : setTomlEntry(file.text, this.spec.container[0]!, name, entry, layout, file.path);
+      return { text, created };
     }
     if (this.spec.format === 'yaml') return setYamlEntry(file.text, this.yamlShape(), name, entry, layout, file.path);
     return setEntry(file.text, this.spec.container, name, entry, layout, file.path);
   }
 
   private removeText(text: string, file: ClientFile, name: string, created: EntryRecord['created']): string {
-    if (this.spec.format === 'toml') return removeTomlEntry(text, this.spec.container[0]!, name, file.path);
+    if (this.spec.format === 'toml') {
+      const list = this.spec.tomlList;
+      return list ? removeTomlArrayEntry(text, this.spec.container[0]!, list.nameField, name, file.path) : removeTomlEntry(text, this.spec.container[0]!, name, file.path);
+    }
     if (this.spec.format === 'yaml') return removeYamlEntry(text, this.yamlShape(), name, file.path, created);
     return removeEntry(text, this.spec.container, name, file.path, created);
   }

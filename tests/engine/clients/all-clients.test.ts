@@ -27,6 +27,7 @@ const OWN_FIXTURE: Record<string, string> = {
   devin: 'devin-config.json',
   warp: 'warp-mcp.json',
   'amazon-q': 'amazonq-default.json',
+  'mistral-vibe': 'vibe-config.toml',
   windsurf: 'windsurf-mcp_config.json',
   'windsurf-jetbrains': 'windsurf-mcp_config.json',
 };
@@ -137,6 +138,8 @@ describe('the clients added for issue 24, where their docs and source say', () =
     expect(at('devin', win, 'win32')).toBe('C:\\Users\\me\\AppData\\Roaming\\devin\\config.json');
     expect(at('warp', win, 'win32')).toBe('C:\\Users\\me\\.warp\\.mcp.json');
     expect(at('warp', mac, 'darwin')).toBe('/Users/me/.warp/.mcp.json');
+    expect(at('mistral-vibe', win, 'win32')).toBe('C:\\Users\\me\\.vibe\\config.toml');
+    expect(at('mistral-vibe', { ...linux, VIBE_HOME: '/srv/vibe' }, 'linux')).toBe('/srv/vibe/config.toml');
   });
 
   it('opencode follows $XDG_CONFIG_HOME on every OS, for its file and for "installed"', () => {
