@@ -176,6 +176,15 @@ export class Connector {
     return (this.spec.legacyPaths?.(this.opts) ?? []).filter((f) => existsSync(f));
   }
 
+  /** Each legacy file that exists, with the Switchboard entries in it (an earlier connect wrote there). */
+  async legacyEntries(): Promise<{ file: string; entries: string[] }[]> {
+    const out: { file: string; entries: string[] }[] = [];
+    for (const file of this.legacyFiles()) {
+      out.push({ file, entries: Object.keys(this.entries(await readClientFile(file))).filter((n) => n.startsWith(ENTRY_PREFIX)) });
+    }
+    return out;
+  }
+
   /**
    * What import copies: the current file's servers, plus those only in a legacy file the client
    * still reads (the current file wins a name both have).
