@@ -581,6 +581,19 @@ const SPECS: readonly ClientSpec[] = [
     nextStep: 'Start a new BoltAI chat with the MCP server switched on.',
     source: 'boltai.com (macOS app; its MCP list lives in the app\'s own settings; not found in the search corpus on 2026-12-04, steps follow its MCP settings screen)',
   }),
+  copyPaste('trae', 'Trae', {
+    apps: (e) => appFolders(e, 'Trae', ['Trae']),
+    markers: (e) => [electronAppDir(e, 'Trae')],
+    steps: (x) => [
+      'In Trae click the settings icon (top right) and choose MCP.',
+      'Click Add → Add Manually.',
+      `Paste this into the box and click Confirm:\n${x.json}`,
+      ...(/\s/.test(x.command) ? [`Trae refuses a command that contains spaces; this one does (${x.command}). Install Switchboard in a folder without spaces, then run this connect again.`] : []),
+    ],
+    nextStep: 'Use the entry from a Builder with MCP chat (@Builder with MCP); its tools are listed under MCP.',
+    source:
+      'docs.trae.ai / volcengine.com/docs/86677/2137601 (TRAE: Settings → MCP → Add → Add Manually takes the JSON; its own mcp.json file has no documented path, so nothing is written)',
+  }),
   copyPaste('witsy', 'Witsy', {
     apps: (e) => appFolders(e, 'Witsy', ['Witsy']),
     markers: (e) => [electronAppDir(e, 'Witsy')],

@@ -166,8 +166,8 @@ describe('the clients added for issue 24, where their docs and source say', () =
     expect(q.legacyPaths!({ env: mac, platform: 'darwin' })).toEqual(['/Users/me/.aws/amazonq/mcp.json']);
   });
 
-  it('lists Jan, BoltAI and Witsy as copy-paste clients whose steps carry the exact shim command and args', () => {
-    expect(PASTE_SPECS.map((s) => s.id).sort()).toEqual(['boltai', 'jan', 'witsy']);
+  it('lists Jan, BoltAI, Trae and Witsy as copy-paste clients whose steps carry the exact shim command and args', () => {
+    expect(PASTE_SPECS.map((s) => s.id).sort()).toEqual(['boltai', 'jan', 'trae', 'witsy']);
     for (const s of PASTE_SPECS) {
       const c = u.connector(s.id);
       expect(c.kind).toBe('copy-paste');
@@ -183,6 +183,10 @@ describe('the clients added for issue 24, where their docs and source say', () =
     const bolt = u.connector('boltai').pasteSteps('demo', shim).join('\n');
     const json = JSON.parse(bolt.slice(bolt.indexOf('{'), bolt.lastIndexOf('}') + 1));
     expect(json).toEqual({ mcpServers: { 'switchboard-demo': { command: shim.command, args: [...shim.args, '--client', 'boltai'] } } });
+    // Trae rejects a command with spaces (its docs): the steps say so instead of failing silently there.
+    const spaced = u.connector('trae').pasteSteps('demo', { command: 'C:\\Program Files\\Switchboard\\switchboard.exe', args: ['shim'] });
+    expect(spaced.at(-1)).toMatch(/^Trae refuses a command that contains spaces/);
+    expect(u.connector('trae').pasteSteps('demo', shim).join('\n')).not.toContain('refuses');
   });
 
   it('a copy-paste client has no file to write: connect and undo refuse with a pointer to the steps', async () => {

@@ -177,7 +177,7 @@ describe('connect / disconnect / undo commands', () => {
 
   it('prints numbered copy-paste steps for Jan, BoltAI and Witsy with the real shim command, exits 0 and writes nothing', async () => {
     const shim = ctx.shimEntry('demo');
-    for (const id of ['jan', 'boltai', 'witsy']) {
+    for (const id of ['jan', 'boltai', 'trae', 'witsy']) {
       const before = readdirSync(u.root, { recursive: true }).sort();
       const beforeHome = readdirSync(u.sbHome, { recursive: true }).sort();
       out = '';
@@ -198,7 +198,7 @@ describe('connect / disconnect / undo commands', () => {
     expect(await clientsCmd(['--json'], ctx)).toBe(0);
     const listed = JSON.parse(out) as { id: string; kind: string; configPath: string }[];
     expect(listed.length).toBeGreaterThanOrEqual(36);
-    expect(listed.filter((c) => c.kind === 'copy-paste').map((c) => c.id).sort()).toEqual(['boltai', 'jan', 'witsy']);
+    expect(listed.filter((c) => c.kind === 'copy-paste').map((c) => c.id).sort()).toEqual(['boltai', 'jan', 'trae', 'witsy']);
     expect(listed.find((c) => c.id === 'jan')!.configPath).toBe('');
     out = '';
     expect(await clientsCmd([], ctx)).toBe(0);
