@@ -395,7 +395,8 @@ const SPECS: readonly ClientSpec[] = [
       // The npm package @moonshot-ai/kimi-code installs the program `kimi` (npm view … bin).
       programs: ['kimi'],
       nextStep: 'Start a new Kimi Code session; /mcp shows the entry.',
-      source: 'moonshotai.github.io/kimi-code/zh/customization/mcp (~/.kimi-code/mcp.json or $KIMI_CODE_HOME/mcp.json)',
+      source:
+        'moonshotai.github.io/kimi-code/zh/customization/mcp (~/.kimi-code/mcp.json or $KIMI_CODE_HOME/mcp.json); npm @moonshot-ai/kimi-code 2.1.0: bin `kimi`, dist/main.mjs reads <KIMI_CODE_HOME>/mcp.json',
     }),
     configPath: (e) => p(e).join(e.env.KIMI_CODE_HOME || p(e).join(userHome(e), '.kimi-code'), 'mcp.json'),
     installMarkers: (e) => [e.env.KIMI_CODE_HOME || p(e).join(userHome(e), '.kimi-code')],
