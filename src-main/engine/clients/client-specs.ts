@@ -602,12 +602,17 @@ const SPECS: readonly ClientSpec[] = [
       'Open Witsy and go to Settings → MCP Servers.',
       'Click "+" and choose a custom server of type stdio.',
       `Command: ${x.command}`,
-      `Arguments (Witsy takes them in one field, separated by spaces; keep the quotes around any that contain spaces):\n       ${x.args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`,
+      `Arguments, in one field separated by spaces:\n       ${x.args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`,
+      // Witsy's stdio transport splits that field at every space on macOS and Linux (src/main/mcp.ts), quotes or not.
+      ...(x.args.some((a) => /\s/.test(a))
+        ? ['An argument above contains a space. Witsy on macOS and Linux splits the field at every space, so it would break there (on Windows the quotes keep it whole): use a Switchboard folder whose path has no spaces, then run this connect again.']
+        : []),
       `Label: ${x.name}`,
       'Save, and check the server shows as running.',
     ],
     nextStep: 'Start a new Witsy chat; the profile\'s tools are offered to models that use tools.',
-    source: 'github.com/nbonamy/witsy src/main/mcp.ts and src/components/McpServerEditor.vue (servers kept in the app\'s settings, config.mcp.servers; stdio args as one space-separated string)',
+    source:
+      'github.com/nbonamy/witsy src/main/mcp.ts and src/components/McpServerEditor.vue (servers kept in the app\'s settings, config.mcp.servers; stdio args as one string split at spaces, through cmd /C on Windows)',
   }),
 ];
 

@@ -187,6 +187,10 @@ describe('the clients added for issue 24, where their docs and source say', () =
     const spaced = u.connector('trae').pasteSteps('demo', { command: 'C:\\Program Files\\Switchboard\\switchboard.exe', args: ['shim'] });
     expect(spaced.at(-1)).toMatch(/^Trae refuses a command that contains spaces/);
     expect(u.connector('trae').pasteSteps('demo', shim).join('\n')).not.toContain('refuses');
+    // Witsy splits its one arguments field at spaces on macOS and Linux: an argument with one is flagged.
+    const witsy = u.connector('witsy').pasteSteps('demo', { command: '/opt/sb/switchboard', args: ['shim', '--home', '/Users/me/Library/Application Support/Switchboard'] });
+    expect(witsy.join('\n')).toContain('"/Users/me/Library/Application Support/Switchboard"');
+    expect(witsy.join('\n')).toMatch(/An argument above contains a space\. Witsy on macOS and Linux splits the field/);
   });
 
   it('a copy-paste client has no file to write: connect and undo refuse with a pointer to the steps', async () => {
