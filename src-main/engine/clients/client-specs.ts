@@ -573,14 +573,16 @@ const SPECS: readonly ClientSpec[] = [
   }),
   copyPaste('boltai', 'BoltAI', {
     apps: (e) => appFolders(e, 'BoltAI', []),
+    // The labels below could not be checked against BoltAI's docs, so they name the section, not exact buttons.
     steps: (x) => [
-      'Open BoltAI and go to Settings → MCP Servers.',
-      'Click "+" and choose to add a server from JSON.',
-      `Paste this and save:\n${x.json}`,
-      `Switch "${x.name}" on for the chats that should use it.`,
+      "Open BoltAI's Settings and go to its MCP servers section.",
+      'Add a server; where it offers to paste JSON (or to import a Claude Desktop style config), paste this:',
+      x.json,
+      `If it asks for the fields one by one instead: name ${x.name}, command ${x.command}, and the arguments in this order:\n${argLines(x.args)}`,
+      `Save, and switch "${x.name}" on for the chats that should use it.`,
     ],
     nextStep: 'Start a new BoltAI chat with the MCP server switched on.',
-    source: 'boltai.com (macOS app; its MCP list lives in the app\'s own settings; not found in the search corpus on 2026-12-04, steps follow its MCP settings screen)',
+    source: "boltai.com (macOS app; its MCP list lives in the app's own settings; no BoltAI MCP page was found in the search corpus on 2026-12-04, so the steps name the section rather than exact buttons)",
   }),
   copyPaste('trae', 'Trae', {
     apps: (e) => appFolders(e, 'Trae', ['Trae']),
