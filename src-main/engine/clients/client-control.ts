@@ -70,7 +70,7 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
       configPath: c.configPath(),
       lookedAt: c.lookedAt(),
       nextStep: c.spec.nextStep,
-      canUndo: (await readClientState(deps.home, c.id)).lastWrite !== undefined,
+      canUndo: (await readClientState(deps.home, c.stateId)).lastWrite !== undefined,
       ...(await trustInfo(c)),
     };
     let connected: string[];

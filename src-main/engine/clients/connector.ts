@@ -92,7 +92,7 @@ export class Connector {
   }
 
   /** The client whose file, write record and backups this one shares (Cursor CLI → cursor); else its own id. */
-  private get stateId(): string {
+  get stateId(): string {
     return this.spec.sharesFileWith ?? this.spec.id;
   }
 

@@ -165,6 +165,16 @@ describe('clients.* control API', () => {
     await call('clients.disconnect', { client: 'gemini-cli', profile: 'demo' });
   });
 
+  it("shows Cursor's CLI connected, with Cursor's undo, once Cursor's shared file has the entry", async () => {
+    await call('clients.connect', { client: 'cursor', profile: 'demo', force: true });
+    const cli = (await call('clients.list', {})).clients.find((c) => c.id === 'cursor-cli')!;
+    expect(cli).toMatchObject({ configPath: path.join(user, '.cursor', 'mcp.json'), connected: ['demo'], canUndo: true });
+    const again = await call('clients.connect', { client: 'cursor-cli', profile: 'demo', force: true });
+    expect(again.changed).toBe(false);
+    expect(again.outcome!.warnings).toEqual([`Cursor CLI reads Cursor's file (${path.join(user, '.cursor', 'mcp.json')}): the one entry serves both.`]);
+    await call('clients.disconnect', { client: 'cursor', profile: 'demo' });
+  });
+
   it('lists copy-paste clients with that kind, and their connect answers with the steps and writes nothing', async () => {
     const { clients } = await call('clients.list', {});
     expect(clients.length).toBeGreaterThanOrEqual(36);
