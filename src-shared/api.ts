@@ -162,6 +162,12 @@ export interface ClientProfileStatus {
 export interface ClientInfo {
   id: string;
   displayName: string;
+  /**
+   * 'copy-paste': the client keeps its servers in its own settings screen (Jan, BoltAI, Witsy):
+   * `clients.connect` writes nothing and answers with the steps (outcome.nextSteps); configPath is ''.
+   * Absent for clients with a file.
+   */
+  kind?: 'copy-paste';
   installed: boolean;
   /** The file connect would change. */
   configPath: string;
@@ -192,6 +198,8 @@ export interface ConnectOutcome {
   warnings: string[];
   /** The client needs the folder the user works in to be trusted; the page offers to add it. */
   trustNeeded?: { file: string };
+  /** A copy-paste client: nextSteps are what to click and paste in it; nothing was written. */
+  copyPaste?: true;
 }
 
 export interface ClientWriteResult {

@@ -18,6 +18,8 @@ export const plainOutcome = (message: string): CardOutcome => ({ message, steps:
 /** The card's outcome of a connect, from the engine's answer and the profile's limit warnings. */
 export function connectOutcome(displayName: string, profile: string, r: ClientWriteResult, limitWarnings: string[], fallbackStep?: string, shortened?: string): CardOutcome {
   const o = r.outcome;
+  // A copy-paste client: nothing was written; the steps are what to do in its own settings.
+  if (o?.copyPaste) return { message: `${displayName} keeps its MCP servers in its own settings, so Switchboard changed nothing. To connect it to “${profile}”:`, steps: o.nextSteps, warnings: [] };
   const steps = o?.nextSteps ?? (r.changed ? [fallbackStep ?? `Restart ${displayName} to pick it up.`] : []);
   const warnings = [...(o?.warnings ?? []), ...limitWarnings];
   const message = !r.changed

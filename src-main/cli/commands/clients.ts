@@ -7,7 +7,10 @@ import type { CliContext } from '../context.ts';
 export interface ClientListing {
   id: string;
   name: string;
+  /** '' for copy-paste clients (no file: `connect` prints steps instead). */
   configPath: string;
+  /** 'file': connect writes configPath; 'copy-paste': the client's list lives in its own UI. */
+  kind: 'file' | 'copy-paste';
   installed: boolean;
   connected: string[];
   /** Why the file could not be read, when it could not (the list still shows every other client). */
@@ -17,7 +20,7 @@ export interface ClientListing {
 export async function listClients(ctx: Pick<CliContext, 'home' | 'env' | 'platform'>): Promise<ClientListing[]> {
   return Promise.all(
     listConnectors({ home: ctx.home, env: ctx.env, platform: ctx.platform }).map(async (c) => {
-      const base = { id: c.id, name: c.displayName, configPath: c.configPath(), installed: c.installed() };
+      const base = { id: c.id, name: c.displayName, configPath: c.configPath(), kind: c.kind, installed: c.installed() };
       try {
         return { ...base, connected: await c.connectedProfiles() };
       } catch (err) {
@@ -37,7 +40,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const idWidth = Math.max(...list.map((c) => c.id.length));
   for (const c of list) {
     const state = c.problem ? `unreadable: ${c.problem}` : c.connected.length ? `connected: ${c.connected.join(', ')}` : c.installed ? 'installed' : 'not installed';
-    ctx.stdout(`${c.id.padEnd(idWidth)}  ${c.name} · ${state}\n${' '.repeat(idWidth)}  ${c.configPath}\n`);
+    const where = c.kind === 'copy-paste' ? `copy-paste: "switchboard connect ${c.id} --profile NAME" prints the steps` : c.configPath;
+    ctx.stdout(`${c.id.padEnd(idWidth)}  ${c.name} · ${state}\n${' '.repeat(idWidth)}  ${where}\n`);
   }
   return 0;
 }

@@ -29,6 +29,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const c = connectorFromArgs('connect', positionals, { home: ctx.home, env: ctx.env, platform: ctx.platform });
   const profile = requireProfileFlag('connect', values.profile);
   assertKnownProfile(profile, await ctx.profiles());
+  if (c.kind === 'copy-paste') return showPasteSteps(c, profile, ctx);
   // --force covers portable installs and clients installed after a fresh OS setup.
   if (!values.force) assertInstalled(c, `Install it first, or pass --force to create ${c.configPath()} anyway.`);
   const trustDir = values['trust-folder'];
@@ -43,22 +44,36 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     const trusted = await c.trustFolder(dir);
     ctx.stdout(trusted.changed ? `Trusted ${dir} in ${trusted.path}.\n` : `${dir} is already trusted in ${trusted.path}.\n`);
   }
+  const shared = c.sharedWith();
+  if (shared) ctx.stdout(`${c.displayName} reads ${shared}'s file (${out.path}): the one entry serves both, so ${shared} sees it too.\n`);
   ctx.stdout(`Next: ${c.spec.nextStep}\n`);
-  const trustFile = c.trustFile();
-  if (trustFile && trustDir === undefined) {
-    // Once a folder is trusted the hint is said once, shortly: which folders load the entry.
-    const trusted = await c.trustedFolders().catch(() => []);
+  const trust = trustDir === undefined ? await c.trustAdvice(out.changed) : null;
+  if (trust) {
+    const folders = trust.trusted.map((f) => t(f)).join(', ');
     ctx.stdout(
-      trusted.length > 0
-        ? `${c.displayName} loads the entry in sessions started in ${trusted.map((f) => t(f)).join(', ')} (its trusted folders).\n`
-        : `${c.displayName} ignores MCP servers in folders it does not trust. To trust the folder you work in, run:\n` +
-            `  switchboard connect ${c.id} --profile ${profile} --trust-folder DIR   (adds DIR to ${trustFile})\n`,
+      trust.offer
+        ? `${c.displayName} ignores MCP servers in folders it does not trust. To trust the folder you work in, run:\n` +
+            `  switchboard connect ${c.id} --profile ${profile} --trust-folder DIR   (adds DIR to ${c.trustFile()})\n` +
+            (folders ? `  Trusted now: ${folders}.\n` : '')
+        : `${c.displayName} loads the entry in sessions started in ${folders} (its trusted folders).\n`,
     );
   }
   if (out.changed) ctx.stdout(`To take it back: switchboard disconnect ${c.id} --profile ${profile} (or switchboard undo ${c.id})\n`);
   const limits = await clientLimits(ctx, c.id, profile);
   if (limits?.shortened) ctx.stdout(`Note: ${t(limits.shortened)}\n`);
   for (const w of limits?.warnings ?? []) ctx.stdout(`Warning: ${t(w)}\n`);
+  return 0;
+}
+
+/** A client whose server list lives in its own UI: the numbered steps, with the exact command and args; nothing is written. */
+function showPasteSteps(c: Connector, profile: string, ctx: CliContext): number {
+  const steps = c.pasteSteps(profile, ctx.shimEntry(profile));
+  ctx.stdout(
+    `${c.displayName} keeps its MCP servers in its own settings, so Switchboard writes nothing. To connect it to profile "${profile}":\n` +
+      steps.map((s, i) => `  ${i + 1}. ${s}\n`).join('') +
+      `Then: ${c.spec.nextStep}\n` +
+      (c.installed() ? '' : `(${c.displayName} was not found on this computer; the steps apply once it is installed.)\n`),
+  );
   return 0;
 }
 

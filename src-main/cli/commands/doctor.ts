@@ -25,7 +25,13 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   out.push('', 'Clients:');
   for (const c of r.clients) {
     const state = c.installed ? (c.profiles.length ? `connected: ${c.profiles.join(', ')}` : 'installed, not connected') : 'not installed';
-    out.push(`  ${c.id.padEnd(15)} ${t(state)}`, `  ${''.padEnd(15)} ${t(c.path)}`);
+    out.push(`  ${c.id.padEnd(15)} ${t(state)}`, `  ${''.padEnd(15)} ${c.kind === 'copy-paste' ? `copy-paste: switchboard connect ${c.id} --profile NAME prints the steps` : t(c.path)}`);
+    for (const l of c.legacy ?? []) {
+      out.push(`  ${''.padEnd(15)} also loads the older ${t(l.file)}`);
+      if (l.entries.length) {
+        out.push(`  ${''.padEnd(15)} it still has ${t(l.entries.join(', '))} from an earlier connect: Switchboard now writes ${t(c.path)}, so remove ${l.entries.length === 1 ? 'that entry' : 'those entries'} from the older file by hand, or ${t(c.displayName)} runs them twice`);
+      }
+    }
     if (c.problem) out.push(`  ${''.padEnd(15)} problem: ${t(c.problem)}`);
   }
   ctx.stdout(out.join('\n') + '\n');

@@ -35,12 +35,12 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const c = connectorFromArgs('import', positionals, { home: ctx.home, env: ctx.env, platform: ctx.platform });
   assertInstalled(c, 'There is nothing to import.');
   const apply = values.apply === true || values.replace === true;
-  const clientServers = await c.readServers();
+  const clientServers = await c.readImportableServers();
   const plan = planImport(clientServers, await existingServers(ctx.home), c.spec.bareUrlTransport);
 
   // Names and reasons come from the client's file: escaped (terminalSafe), never raw.
   const t = terminalSafe;
-  const lines: string[] = [`${c.displayName}: ${t(c.configPath())}`];
+  const lines: string[] = [`${c.displayName}: ${t(c.configPath())}`, ...c.legacyFiles().map((f) => `  also read: ${t(f)} (an older file ${c.displayName} still loads)`)];
   for (const item of plan.items) {
     if (item.action === 'add') lines.push(`  + ${t(item.name)}${item.name !== item.clientName ? ` (was ${t(JSON.stringify(item.clientName))})` : ''}: ${describeServer(item.config)}`);
     else if (item.action === 'duplicate') lines.push(`  = ${t(item.clientName)}: already in config.json as "${t(item.existing)}"`);

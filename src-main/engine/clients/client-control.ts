@@ -65,11 +65,12 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
     const base = {
       id: c.id,
       displayName: c.displayName,
+      ...(c.kind === 'copy-paste' ? { kind: 'copy-paste' as const } : {}),
       installed: c.installed(),
       configPath: c.configPath(),
       lookedAt: c.lookedAt(),
       nextStep: c.spec.nextStep,
-      canUndo: (await readClientState(deps.home, c.id)).lastWrite !== undefined,
+      canUndo: (await readClientState(deps.home, c.stateId)).lastWrite !== undefined,
       ...(await trustInfo(c)),
     };
     let connected: string[];
@@ -99,10 +100,14 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
       const c = connector(p.client);
       const profile = requireString(p.profile, 'the profile name');
       assertKnownProfile(profile, deps.profiles());
+      if (c.kind === 'copy-paste') {
+        // Nothing to write: the steps are the outcome, shown where a connect's next steps go.
+        return { path: '', changed: false, backup: null, via: 'file' as const, outcome: { nextSteps: c.pasteSteps(profile, shim(profile)), warnings: [], copyPaste: true } };
+      }
       const installed = c.installed();
       if (!p.force) assertInstalled(c, `Install it first, or choose "Connect anyway" to create ${c.configPath()}.`);
       const r = await c.connect(profile, shim(profile));
-      return { ...r, outcome: connectOutcome(c, profile, r, installed) };
+      return { ...r, outcome: connectOutcome(c, profile, r, installed, await c.trustAdvice(r.changed)) };
     },
     'clients.trustFolder': async (p) => connector(p.client).trustFolder(requireString(p.folder, 'the folder to trust')),
     // No check against config.json: a profile deleted since connecting must still be removable.
@@ -111,7 +116,7 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
     'clients.importPlan': async (p) => {
       const c = connector(p.client);
       assertInstalled(c, 'There is nothing to import.');
-      const plan = planImport(await c.readServers(), deps.servers(), c.spec.bareUrlTransport);
+      const plan = planImport(await c.readImportableServers(), deps.servers(), c.spec.bareUrlTransport);
       return {
         client: c.id,
         configPath: c.configPath(),
@@ -126,7 +131,7 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
     'clients.importApply': async (p) => {
       const c = connector(p.client);
       assertInstalled(c, 'There is nothing to import.');
-      const plan = planImport(await c.readServers(), deps.servers(), c.spec.bareUrlTransport);
+      const plan = planImport(await c.readImportableServers(), deps.servers(), c.spec.bareUrlTransport);
       const out = await applyImport(c, plan, { replace: p.replace === true, ...(p.profile ? { profile: p.profile } : {}) }, {
         addServers: (servers) => deps.updateConfig((raw) => withServers(raw, servers)),
         addProfile: (name, servers) => deps.updateConfig((raw) => withProfileServers(raw, name, servers)),
@@ -138,17 +143,27 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
 }
 
 /** What the user must do after a connect, and what went differently from a plain add. */
-export function connectOutcome(c: Connector, profile: string, r: WriteOutcome, installed: boolean): ConnectOutcome {
+export function connectOutcome(
+  c: Connector,
+  profile: string,
+  r: WriteOutcome,
+  installed: boolean,
+  trust: { offer: boolean; trusted: string[] } | null = c.trustFile() ? { offer: true, trusted: [] } : null,
+): ConnectOutcome {
   const warnings: string[] = [];
   if (r.replaced === 'other') {
     warnings.push(`The entry "${entryName(profile)}" had been changed by hand (or by ${c.displayName}); it was replaced. "Undo last change" puts the file back as it was.`);
   }
   if (!installed) warnings.push(`${c.displayName} was not found on this computer. The entry is in ${c.configPath()}; it takes effect once ${c.displayName} is installed and reads that file.`);
   if (r.via === 'claude-cli') warnings.push(`Written through Claude Code's own CLI (claude mcp add-json), since Claude Code rewrites ${c.configPath()} itself.`);
+  const shared = c.sharedWith();
+  if (shared) warnings.push(`${c.displayName} reads ${shared}'s file (${c.configPath()}): the one entry serves both.`);
   const nextSteps: string[] = [];
-  const trustFile = c.trustFile();
+  // Once a folder is trusted, a connect that changed nothing does not offer it again (Connector.trustAdvice).
+  const trustFile = trust?.offer ? c.trustFile() : null;
   // Trust comes first: without it the client's next session would not load the entry at all.
   if (trustFile) nextSteps.push(`Trust the folder you work in: ${c.displayName} ignores MCP servers in folders it does not trust. Switchboard can add it to ${trustFile} for you.`);
   if (r.changed) nextSteps.push(c.spec.nextStep);
+  if (trust && !trust.offer) nextSteps.push(`${c.displayName} loads the entry in sessions started in ${trust.trusted.join(', ')} (its trusted folders).`);
   return { nextSteps, warnings, ...(trustFile ? { trustNeeded: { file: trustFile } } : {}) };
 }

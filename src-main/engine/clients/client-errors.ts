@@ -13,7 +13,8 @@ export type ClientErrorReason =
   | 'verify-failed'
   | 'nothing-to-undo'
   | 'changed-since-write'
-  | 'cli-failed';
+  | 'cli-failed'
+  | 'copy-paste-client';
 
 const CODES: Record<ClientErrorReason, ErrorCode> = {
   'unknown-client': 'not-found',
@@ -27,6 +28,7 @@ const CODES: Record<ClientErrorReason, ErrorCode> = {
   'nothing-to-undo': 'not-found',
   'changed-since-write': 'io-error',
   'cli-failed': 'upstream-error',
+  'copy-paste-client': 'bad-request',
 };
 
 export class ClientFileError extends SwitchboardError {

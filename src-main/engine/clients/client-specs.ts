@@ -18,6 +18,8 @@ export interface ClientSpec {
   format: 'json' | 'toml' | 'yaml';
   /** Path of the servers object inside the file. */
   container: string[];
+  /** For format 'toml': the servers are a `[[container]]` list whose items name themselves in `nameField` (Mistral Vibe). */
+  tomlList?: { nameField: string };
   /** For format 'yaml': whether the servers are a map or a list of named items (container[0] is the key). */
   yaml?: Omit<YamlShape, 'container'>;
   configPath(e: ClientEnv): string;
@@ -43,6 +45,27 @@ export interface ClientSpec {
   trust?: { file(e: ClientEnv): string; value: string };
   /** Where the path and entry shape were checked (docs page or source). */
   source: string;
+  /**
+   * Clients that keep their server list only in their own settings screen or database: `connect`
+   * shows these steps (what to click, what to paste) and writes nothing. configPath is then ''.
+   */
+  manual?: { steps(entry: PasteEntry): string[] };
+  /**
+   * This client reads another client's file (Cursor's CLI reads Cursor's ~/.cursor/mcp.json): both
+   * share one entry, one write record and one backup, so connecting either never writes twice.
+   */
+  sharesFileWith?: string;
+  /** Older files the client still reads when present (Amazon Q's mcp.json): import reads them too; connect never writes them. */
+  legacyPaths?(e: ClientEnv): string[];
+}
+
+/** The entry of a copy-paste client, as the steps show it. */
+export interface PasteEntry {
+  name: string;
+  command: string;
+  args: string[];
+  /** `{"mcpServers": {name: {command, args}}}`, pretty-printed: what a UI that takes JSON wants pasted. */
+  json: string;
 }
 
 function p(e: ClientEnv): path.PlatformPath {
@@ -62,8 +85,15 @@ function localAppData(e: ClientEnv): string {
   return e.env.LOCALAPPDATA || p(e).join(userHome(e), 'AppData', 'Local');
 }
 
+/** $XDG_CONFIG_HOME, else ~/.config: on every OS, as xdg-basedir (opencode, Kilo CLI) and Go's XDG-first lookups do. */
 function xdgConfig(e: ClientEnv): string {
   return e.env.XDG_CONFIG_HOME || p(e).join(userHome(e), '.config');
+}
+
+/** `<dir>/<base>.jsonc` when that exists (the client then reads it), else `<dir>/<base>.json`. */
+function preferJsonc(e: ClientEnv, dir: string, base: string): string {
+  const jsonc = p(e).join(dir, `${base}.jsonc`);
+  return existsSync(jsonc) ? jsonc : p(e).join(dir, `${base}.json`);
 }
 
 /** The per-user settings folder that Electron apps (Claude, Code) use on each OS. */
@@ -129,6 +159,35 @@ function vscodeExtension(id: string, displayName: string, extensionId: string, f
     source,
   };
 }
+
+/** The JSON most MCP settings screens take when they offer "paste JSON". */
+export function pasteEntry(name: string, shim: ShimEntry): PasteEntry {
+  const json = JSON.stringify({ mcpServers: { [name]: { command: shim.command, args: shim.args } } }, null, 2);
+  return { name, command: shim.command, args: [...shim.args], json };
+}
+
+/** A client whose list lives in its own UI or database: no file, copy-paste steps instead. */
+function copyPaste(
+  id: string,
+  displayName: string,
+  extra: Pick<ClientSpec, 'source' | 'nextStep' | 'programs' | 'apps'> & { markers?: (e: ClientEnv) => string[]; steps(entry: PasteEntry): string[] },
+): ClientSpec {
+  const { markers, steps, ...rest } = extra;
+  return {
+    id,
+    displayName,
+    format: 'json',
+    container: [],
+    configPath: () => '',
+    installMarkers: (e) => markers?.(e) ?? [],
+    entryFor: stdioEntry,
+    manual: { steps },
+    ...rest,
+  };
+}
+
+/** Each argument on its own line, quoted as JSON so spaces and empty ones stay visible. */
+const argLines = (args: readonly string[]): string => args.map((a) => `       ${JSON.stringify(a)}`).join('\n');
 
 // Where each entry below was checked. Paths are the user-level (global) file of each client.
 const SPECS: readonly ClientSpec[] = [
@@ -278,10 +337,14 @@ const SPECS: readonly ClientSpec[] = [
     nextStep: 'Kiro reloads mcp.json by itself; check the entry in the Kiro panel\'s MCP Servers list (Kiro CLI: start a new chat).',
     source: 'kiro.dev/docs/mcp/configuration and kiro.dev/docs/cli/chat/configuration (~/.kiro/settings/mcp.json)',
   }),
-  simple('amazon-q', 'Amazon Q Developer', () => ['.aws', 'amazonq', 'mcp.json'], {
+  simple('amazon-q', 'Amazon Q Developer', () => ['.aws', 'amazonq', 'default.json'], {
     programs: ['q', 'qchat'],
-    nextStep: 'Start a new "q chat" session, or reload the Amazon Q panel in your IDE; the entry is read from mcp.json while useLegacyMcpJson is on (the default).',
-    source: 'docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html (global ~/.aws/amazonq/mcp.json)',
+    // default.json is the file Q's own MCP screen writes; mcp.json is read only while default.json's
+    // useLegacyMcpJson is on, so it is kept for import and never written.
+    legacyPaths: (e) => [p(e).join(userHome(e), '.aws', 'amazonq', 'mcp.json')],
+    nextStep: 'Open the Amazon Q chat panel in your IDE and choose the tools icon: the entry is listed under MCP servers (reload the panel if it does not show).',
+    source:
+      'docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html (global ~/.aws/amazonq/default.json, "mcpServers"; ~/.aws/amazonq/mcp.json is legacy, read while useLegacyMcpJson is true)',
   }),
   {
     ...simple('amp', 'Amp', () => ['.config', 'amp', 'settings.json'], {
@@ -297,17 +360,14 @@ const SPECS: readonly ClientSpec[] = [
     displayName: 'opencode',
     format: 'json',
     container: ['mcp'],
-    configPath: (e) => {
-      const dir = p(e).join(userHome(e), '.config', 'opencode');
-      const jsonc = p(e).join(dir, 'opencode.jsonc');
-      return existsSync(jsonc) ? jsonc : p(e).join(dir, 'opencode.json');
-    },
-    installMarkers: (e) => [p(e).join(userHome(e), '.config', 'opencode')],
+    configPath: (e) => preferJsonc(e, p(e).join(xdgConfig(e), 'opencode'), 'opencode'),
+    installMarkers: (e) => [p(e).join(xdgConfig(e), 'opencode')],
     programs: ['opencode'],
     // opencode takes the command and its arguments as one array and rejects unknown keys.
     entryFor: (s) => ({ type: 'local', command: [s.command, ...s.args], enabled: true }),
     nextStep: 'Start a new opencode session; "opencode mcp list" shows the entry.',
-    source: 'opencode.ai/docs/config and opencode.ai/docs/mcp-servers (~/.config/opencode/opencode.json, "mcp", type "local")',
+    source:
+      'opencode.ai/docs/config and opencode.ai/docs/mcp-servers (~/.config/opencode/opencode.json, "mcp", type "local"); $XDG_CONFIG_HOME on every OS from sst/opencode packages/opencode/src/global (xdg-basedir)',
   },
   {
     ...simple('antigravity', 'Antigravity', () => ['.gemini', 'config', 'mcp_config.json'], {
@@ -332,9 +392,11 @@ const SPECS: readonly ClientSpec[] = [
   }),
   {
     ...simple('kimi-code', 'Kimi Code CLI', () => ['.kimi-code', 'mcp.json'], {
-      programs: ['kimi-code'],
+      // The npm package @moonshot-ai/kimi-code installs the program `kimi` (npm view … bin).
+      programs: ['kimi'],
       nextStep: 'Start a new Kimi Code session; /mcp shows the entry.',
-      source: 'moonshotai.github.io/kimi-code/zh/customization/mcp (~/.kimi-code/mcp.json or $KIMI_CODE_HOME/mcp.json)',
+      source:
+        'moonshotai.github.io/kimi-code/zh/customization/mcp (~/.kimi-code/mcp.json or $KIMI_CODE_HOME/mcp.json); npm @moonshot-ai/kimi-code 2.1.0: bin `kimi`, dist/main.mjs reads <KIMI_CODE_HOME>/mcp.json',
     }),
     configPath: (e) => p(e).join(e.env.KIMI_CODE_HOME || p(e).join(userHome(e), '.kimi-code'), 'mcp.json'),
     installMarkers: (e) => [e.env.KIMI_CODE_HOME || p(e).join(userHome(e), '.kimi-code')],
@@ -394,7 +456,178 @@ const SPECS: readonly ClientSpec[] = [
     source:
       'block.github.io/goose/docs/guides/config-files (~/.config/goose/config.yaml, %APPDATA%\\Block\\goose\\config\\config.yaml); entry shape from block/goose crates/goose/src/config/extensions.rs (ExtensionEntry) and agents/extension.rs (ExtensionConfig::Stdio); GOOSE_PATH_ROOT from config/paths.rs',
   },
+  {
+    ...simple('cursor-cli', 'Cursor CLI', () => ['.cursor', 'mcp.json'], {
+      programs: ['cursor-agent', 'agent'],
+      nextStep: 'Start a new Cursor CLI session (cursor-agent); "cursor-agent mcp list" shows the entry.',
+      source: 'cursor.com/docs/cli/mcp ("MCP in the CLI uses the same configuration as the editor": ~/.cursor/mcp.json)',
+    }),
+    // One file, one entry for both: the entry names Cursor as its client (the editor and the CLI
+    // read it alike), so connecting the CLI after the editor finds it already there.
+    sharesFileWith: 'cursor',
+    installMarkers: (e) => [p(e).join(userHome(e), '.cursor')],
+  },
+  {
+    id: 'vscode-server',
+    displayName: 'VS Code Server (remote)',
+    format: 'json',
+    container: ['servers'],
+    configPath: (e) => p(e).join(userHome(e), '.vscode-server', 'data', 'User', 'mcp.json'),
+    installMarkers: (e) => [p(e).join(userHome(e), '.vscode-server')],
+    entryFor: (s) => ({ type: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'In the VS Code window connected to this machine run "MCP: List Servers", pick the entry and choose Start (it asks you to trust it the first time).',
+    source: 'code.visualstudio.com/docs/copilot/customization/mcp-servers (remote user mcp.json) and code.visualstudio.com/docs/remote (server data in ~/.vscode-server/data)',
+  },
+  simple('windsurf-jetbrains', 'Windsurf for JetBrains', () => ['.codeium', 'mcp_config.json'], {
+    // ~/.codeium is shared with the Windsurf editor (which keeps its own file one folder down).
+    nextStep: 'In your JetBrains IDE open Settings → Tools → Windsurf Settings, check the entry under MCP servers and press Refresh.',
+    source: 'docs.windsurf.com/plugins/cascade/mcp (~/.codeium/mcp_config.json, "mcpServers")',
+  }),
+  {
+    id: 'crush',
+    displayName: 'Crush',
+    format: 'json',
+    container: ['mcp'],
+    configPath: (e) => p(e).join(crushConfigDir(e), 'crush.json'),
+    installMarkers: (e) => [crushConfigDir(e)],
+    programs: ['crush'],
+    entryFor: (s) => ({ type: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'Start a new Crush session; the entry shows in its MCP list.',
+    source:
+      'github.com/charmbracelet/crush README and internal/config/load.go globalConfig() ($XDG_CONFIG_HOME/crush/crush.json, %LOCALAPPDATA%\\crush\\crush.json on Windows, else ~/.config/crush/crush.json; "mcp", type "stdio")',
+  },
+  {
+    id: 'kilo-cli',
+    displayName: 'Kilo CLI',
+    format: 'json',
+    container: ['mcp'],
+    configPath: (e) => preferJsonc(e, p(e).join(xdgConfig(e), 'kilo'), 'kilo'),
+    installMarkers: (e) => [p(e).join(xdgConfig(e), 'kilo')],
+    programs: ['kilo', 'kilocode'],
+    // The Kilo CLI is built on opencode: the same "mcp" map with the command and args in one array.
+    entryFor: (s) => ({ type: 'local', command: [s.command, ...s.args], enabled: true }),
+    nextStep: 'Start a new Kilo CLI session (kilo); "kilo mcp list" shows the entry.',
+    source: 'kilo.ai/docs/automate/mcp/using-in-cli (global ~/.config/kilo/kilo.json or kilo.jsonc, "mcp", type "local"); npm @kilocode/cli 7.8.1 bin kilo',
+  },
+  {
+    id: 'anythingllm',
+    displayName: 'AnythingLLM',
+    format: 'json',
+    container: ['mcpServers'],
+    configPath: (e) => p(e).join(electronAppDir(e, 'anythingllm-desktop'), 'storage', 'plugins', 'anythingllm_mcp_servers.json'),
+    installMarkers: (e) => [p(e).join(electronAppDir(e, 'anythingllm-desktop'), 'storage')],
+    apps: (e) => appFolders(e, 'AnythingLLM', ['AnythingLLM']),
+    entryFor: stdioEntry,
+    nextStep: 'In AnythingLLM open Agent Skills and press Refresh under MCP Servers; the entry starts when an @agent chat needs it.',
+    source:
+      'docs.anythingllm.com/mcp-compatibility/overview and /mcp-compatibility/desktop (storage/plugins/anythingllm_mcp_servers.json, "mcpServers"); storage folder per docs.anythingllm.com/installation-desktop/storage',
+  },
+  {
+    id: 'devin',
+    displayName: 'Devin',
+    format: 'json',
+    container: ['mcpServers'],
+    configPath: (e) => p(e).join(e.platform === 'win32' ? p(e).join(appData(e), 'devin') : p(e).join(xdgConfig(e), 'devin'), 'config.json'),
+    installMarkers: (e) => [e.platform === 'win32' ? p(e).join(appData(e), 'devin') : p(e).join(xdgConfig(e), 'devin')],
+    programs: ['devin'],
+    entryFor: stdioEntry,
+    nextStep: 'Start a new Devin CLI session; "devin mcp list" shows the entry.',
+    source: 'docs.devin.ai/cli/extensibility/mcp/configuration and /cli/reference/configuration/config-file (user scope ~/.config/devin/config.json, %APPDATA%\\devin\\config.json on Windows, "mcpServers")',
+  },
+  {
+    ...simple('warp', 'Warp', () => ['.warp', '.mcp.json'], {
+      programs: ['warp', 'warp-terminal'],
+      apps: (e) => appFolders(e, 'Warp', ['Warp']),
+      nextStep: 'In Warp open Settings → MCP Servers: the entry is listed there; start it if it is not running.',
+      source: 'github.com/warpdotdev/warp agent-add-mcp skill (global ~/.warp/.mcp.json on every OS, "mcpServers"); docs.warp.dev/knowledge-and-collaboration/mcp',
+    }),
+  },
+  {
+    id: 'mistral-vibe',
+    displayName: 'Mistral Vibe',
+    format: 'toml',
+    container: ['mcp_servers'],
+    tomlList: { nameField: 'name' },
+    configPath: (e) => p(e).join(vibeHome(e), 'config.toml'),
+    installMarkers: (e) => [vibeHome(e)],
+    programs: ['vibe', 'vibe-acp'],
+    entryFor: (s) => ({ transport: 'stdio', command: s.command, args: [...s.args] }),
+    nextStep: 'Start a new vibe session; the profile\'s tools are listed under the entry\'s name.',
+    source:
+      'docs.mistral.ai/vibe/code/cli/mcp-servers and docs.mistral.ai/mistral-vibe/terminal/configuration ([[mcp_servers]] with name, transport "stdio", command, args in ~/.vibe/config.toml; $VIBE_HOME moves it)',
+  },
+  copyPaste('jan', 'Jan', {
+    apps: (e) => appFolders(e, 'Jan', ['Jan']),
+    markers: (e) => [electronAppDir(e, 'Jan')],
+    steps: (x) => [
+      'Open Jan and go to Settings → MCP Servers.',
+      'Click "+ Add MCP Server" (top right).',
+      `Server name: ${x.name}`,
+      'Transport: STDIO',
+      `Command: ${x.command}`,
+      `Arguments, one per field, in this order:\n${argLines(x.args)}`,
+      'Save, then switch the server on: it shows a green dot when it runs.',
+    ],
+    nextStep: 'In a new Jan chat, the profile\'s tools are offered once the server is switched on.',
+    source: 'jan.ai/docs/desktop/integrations/mcp-servers (servers added in Settings → MCP Servers only)',
+  }),
+  copyPaste('boltai', 'BoltAI', {
+    apps: (e) => appFolders(e, 'BoltAI', []),
+    // The labels below could not be checked against BoltAI's docs, so they name the section, not exact buttons.
+    steps: (x) => [
+      "Open BoltAI's Settings and go to its MCP servers section.",
+      'Add a server; where it offers to paste JSON (or to import a Claude Desktop style config), paste this:',
+      x.json,
+      `If it asks for the fields one by one instead: name ${x.name}, command ${x.command}, and the arguments in this order:\n${argLines(x.args)}`,
+      `Save, and switch "${x.name}" on for the chats that should use it.`,
+    ],
+    nextStep: 'Start a new BoltAI chat with the MCP server switched on.',
+    source: "boltai.com (macOS app; its MCP list lives in the app's own settings; no BoltAI MCP page was found in the search corpus on 2026-12-04, so the steps name the section rather than exact buttons)",
+  }),
+  copyPaste('trae', 'Trae', {
+    apps: (e) => appFolders(e, 'Trae', ['Trae']),
+    markers: (e) => [electronAppDir(e, 'Trae')],
+    steps: (x) => [
+      'In Trae click the settings icon (top right) and choose MCP.',
+      'Click Add → Add Manually.',
+      `Paste this into the box and click Confirm:\n${x.json}`,
+      ...(/\s/.test(x.command) ? [`Trae refuses a command that contains spaces; this one does (${x.command}). Install Switchboard in a folder without spaces, then run this connect again.`] : []),
+    ],
+    nextStep: 'Use the entry from a Builder with MCP chat (@Builder with MCP); its tools are listed under MCP.',
+    source:
+      'docs.trae.ai / volcengine.com/docs/86677/2137601 (TRAE: Settings → MCP → Add → Add Manually takes the JSON; its own mcp.json file has no documented path, so nothing is written)',
+  }),
+  copyPaste('witsy', 'Witsy', {
+    apps: (e) => appFolders(e, 'Witsy', ['Witsy']),
+    markers: (e) => [electronAppDir(e, 'Witsy')],
+    steps: (x) => [
+      'Open Witsy and go to Settings → MCP Servers.',
+      'Click "+" and choose a custom server of type stdio.',
+      `Command: ${x.command}`,
+      `Arguments, in one field separated by spaces:\n       ${x.args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`,
+      // Witsy's stdio transport splits that field at every space on macOS and Linux (src/main/mcp.ts), quotes or not.
+      ...(x.args.some((a) => /\s/.test(a))
+        ? ['An argument above contains a space. Witsy on macOS and Linux splits the field at every space, so it would break there (on Windows the quotes keep it whole): use a Switchboard folder whose path has no spaces, then run this connect again.']
+        : []),
+      `Label: ${x.name}`,
+      'Save, and check the server shows as running.',
+    ],
+    nextStep: 'Start a new Witsy chat; the profile\'s tools are offered to models that use tools.',
+    source:
+      'github.com/nbonamy/witsy src/main/mcp.ts and src/components/McpServerEditor.vue (servers kept in the app\'s settings, config.mcp.servers; stdio args as one string split at spaces, through cmd /C on Windows)',
+  }),
 ];
+
+/** Crush's global folder: $XDG_CONFIG_HOME/crush, %LOCALAPPDATA%\\crush on Windows, else ~/.config/crush (internal/config/load.go). */
+function crushConfigDir(e: ClientEnv): string {
+  if (e.env.XDG_CONFIG_HOME) return p(e).join(e.env.XDG_CONFIG_HOME, 'crush');
+  if (e.platform === 'win32') return p(e).join(localAppData(e), 'crush');
+  return p(e).join(userHome(e), '.config', 'crush');
+}
+
+function vibeHome(e: ClientEnv): string {
+  return e.env.VIBE_HOME || p(e).join(userHome(e), '.vibe');
+}
 
 function continueHome(e: ClientEnv): string {
   return e.env.CONTINUE_GLOBAL_DIR || p(e).join(userHome(e), '.continue');
@@ -420,7 +653,7 @@ function zedDir(e: ClientEnv): string {
 /** Every entry tells its shim which client it serves (`--client ID`, see withClient). */
 export const CLIENT_SPECS: readonly ClientSpec[] = SPECS.map((s) => ({
   ...s,
-  entryFor: (shim: ShimEntry) => s.entryFor(withClient(shim, s.id)),
+  entryFor: (shim: ShimEntry) => s.entryFor(withClient(shim, s.sharesFileWith ?? s.id)),
   entryWithoutClient: s.entryFor,
 }));
 

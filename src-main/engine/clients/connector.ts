@@ -5,12 +5,12 @@ import { accessSync, constants as fsc, existsSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { ClientFileError } from './client-errors.ts';
-import { CLIENT_IDS, CLIENT_SPECS, type ClientEnv, type ClientSpec } from './client-specs.ts';
+import { CLIENT_IDS, CLIENT_SPECS, pasteEntry, type ClientEnv, type ClientSpec } from './client-specs.ts';
 import { readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
 import { assertWritable, makeBackup, readClientFile, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
 import { readEntries, removeEntry, setEntry } from './json-entry-edit.ts';
 import type { ShimEntry } from './shim-entry.ts';
-import { readTomlEntries, removeTomlEntry, setTomlEntry } from './toml-entry-edit.ts';
+import { readTomlArrayEntries, readTomlEntries, removeTomlArrayEntry, removeTomlEntry, setTomlArrayEntry, setTomlEntry } from './toml-entry-edit.ts';
 import { readYamlEntries, removeYamlEntry, setYamlEntry, type YamlShape } from './yaml-entry-edit.ts';
 
 const run = promisify(execFile);
@@ -86,6 +86,38 @@ export class Connector {
     return this.spec.displayName;
   }
 
+  /** 'copy-paste': the client's list lives in its own UI; connect shows steps and writes nothing. */
+  get kind(): 'file' | 'copy-paste' {
+    return this.spec.manual ? 'copy-paste' : 'file';
+  }
+
+  /** The client whose file, write record and backups this one shares (Cursor CLI → cursor); else its own id. */
+  get stateId(): string {
+    return this.spec.sharesFileWith ?? this.spec.id;
+  }
+
+  /** The other client that reads the same file, by display name, when there is one. */
+  sharedWith(): string | null {
+    const other = this.spec.sharesFileWith;
+    return other ? (CLIENT_SPECS.find((s) => s.id === other)?.displayName ?? other) : null;
+  }
+
+  /** A copy-paste client's numbered steps for `profile`, with the exact shim command and args. */
+  pasteSteps(profile: string, shim: ShimEntry): string[] {
+    if (!this.spec.manual) return [];
+    const entry = this.spec.entryFor(shim) as { command: string; args: string[] };
+    return this.spec.manual.steps(pasteEntry(entryName(profile), { command: entry.command, args: entry.args }));
+  }
+
+  private assertFile(doing: string): void {
+    if (this.spec.manual) {
+      throw new ClientFileError(
+        'copy-paste-client',
+        `${this.displayName} keeps its MCP servers in its own settings, so Switchboard cannot ${doing} them. Run "switchboard connect ${this.id} --profile NAME" for the steps to do it there.`,
+      );
+    }
+  }
+
   configPath(): string {
     return this.spec.configPath(this.opts);
   }
@@ -121,18 +153,47 @@ export class Connector {
   }
 
   private entries(file: ClientFile): Record<string, unknown> {
+    const list = this.spec.tomlList;
     const found =
       this.spec.format === 'toml'
-        ? readTomlEntries(file.text, this.spec.container[0]!, file.path)
+        ? list
+          ? readTomlArrayEntries(file.text, this.spec.container[0]!, list.nameField, file.path)
+          : readTomlEntries(file.text, this.spec.container[0]!, file.path)
         : this.spec.format === 'yaml'
           ? readYamlEntries(file.text, this.yamlShape(), file.path)
           : readEntries(file.text, this.spec.container, file.path);
     return found ?? {};
   }
 
-  /** Every server entry in the client's file, ours included. Missing file → {}. */
+  /** Every server entry in the client's file, ours included. Missing file (or no file at all: copy-paste clients) → {}. */
   async readServers(): Promise<Record<string, unknown>> {
+    if (this.spec.manual) return {};
     return this.entries(await readClientFile(this.configPath()));
+  }
+
+  /** Older files the client still reads (legacyPaths), that exist. */
+  legacyFiles(): string[] {
+    return (this.spec.legacyPaths?.(this.opts) ?? []).filter((f) => existsSync(f));
+  }
+
+  /** Each legacy file that exists, with the Switchboard entries in it (an earlier connect wrote there). */
+  async legacyEntries(): Promise<{ file: string; entries: string[] }[]> {
+    const out: { file: string; entries: string[] }[] = [];
+    for (const file of this.legacyFiles()) {
+      out.push({ file, entries: Object.keys(this.entries(await readClientFile(file))).filter((n) => n.startsWith(ENTRY_PREFIX)) });
+    }
+    return out;
+  }
+
+  /**
+   * What import copies: the current file's servers, plus those only in a legacy file the client
+   * still reads (the current file wins a name both have).
+   */
+  async readImportableServers(): Promise<Record<string, unknown>> {
+    const current = await this.readServers();
+    let legacy: Record<string, unknown> = {};
+    for (const f of this.legacyFiles()) legacy = { ...this.entries(await readClientFile(f)), ...legacy };
+    return { ...legacy, ...current };
   }
 
   /** Profiles that have a `switchboard-<profile>` entry in the file. */
@@ -150,7 +211,7 @@ export class Connector {
     } catch (err) {
       return { ...base, connected: false, matches: false, drift: 'none', problem: (err as Error).message };
     }
-    const rec = (await readClientState(this.opts.home, this.id)).entries[profile];
+    const rec = (await readClientState(this.opts.home, this.stateId)).entries[profile];
     const drift = !rec ? 'none' : current === undefined ? 'removed' : isDeepStrictEqual(current, rec.entry) ? 'none' : 'changed';
     return {
       ...base,
@@ -167,14 +228,21 @@ export class Connector {
     const layout = { eol: file.eol, indent: file.indent };
     if (this.spec.format === 'toml') {
       const created = this.entries(file)[name] === undefined && file.text.trim() === '' ? 'empty-file' : 'none';
-      return { text: setTomlEntry(file.text, this.spec.container[0]!, name, entry, layout, file.path), created };
+      const list = this.spec.tomlList;
+      const text = list
+        ? setTomlArrayEntry(file.text, this.spec.container[0]!, list.nameField, name, entry, layout, file.path)
+        : setTomlEntry(file.text, this.spec.container[0]!, name, entry, layout, file.path);
+      return { text, created };
     }
     if (this.spec.format === 'yaml') return setYamlEntry(file.text, this.yamlShape(), name, entry, layout, file.path);
     return setEntry(file.text, this.spec.container, name, entry, layout, file.path);
   }
 
   private removeText(text: string, file: ClientFile, name: string, created: EntryRecord['created']): string {
-    if (this.spec.format === 'toml') return removeTomlEntry(text, this.spec.container[0]!, name, file.path);
+    if (this.spec.format === 'toml') {
+      const list = this.spec.tomlList;
+      return list ? removeTomlArrayEntry(text, this.spec.container[0]!, list.nameField, name, file.path) : removeTomlEntry(text, this.spec.container[0]!, name, file.path);
+    }
     if (this.spec.format === 'yaml') return removeYamlEntry(text, this.yamlShape(), name, file.path, created);
     return removeEntry(text, this.spec.container, name, file.path, created);
   }
@@ -206,8 +274,9 @@ export class Connector {
   }
 
   private async apply(change: { add?: { profile: string; shim: ShimEntry }; remove: string[] }): Promise<WriteOutcome> {
+    this.assertFile(change.add ? 'add an entry to' : 'remove an entry from');
     const file = await readClientFile(this.configPath());
-    const state = await readClientState(this.opts.home, this.id);
+    const state = await readClientState(this.opts.home, this.stateId);
     const current = this.entries(file);
     const addName = change.add ? entryName(change.add.profile) : null;
     const addEntry = change.add ? this.spec.entryFor(change.add.shim) : null;
@@ -241,7 +310,7 @@ export class Connector {
         text = r.text;
         created = r.created;
       }
-      record = await writeClientFile(file, text, { home: this.opts.home, client: this.id, verify: this.verifier(file, expect) });
+      record = await writeClientFile(file, text, { home: this.opts.home, client: this.stateId, verify: this.verifier(file, expect) });
     }
 
     const next: ClientState = { ...state, lastWrite: record, entries: { ...state.entries } };
@@ -250,7 +319,7 @@ export class Connector {
       const prev = state.entries[change.add.profile];
       next.entries[change.add.profile] = { entry: addEntry, created: prev && current[addName!] !== undefined ? prev.created : created };
     }
-    await writeClientState(this.opts.home, this.id, next);
+    await writeClientState(this.opts.home, this.stateId, next);
     return { path: file.path, changed: true, backup: record.backup, via: cli ? 'claude-cli' : 'file', ...(change.add ? { replaced } : {}) };
   }
 
@@ -262,7 +331,7 @@ export class Connector {
     expect: Record<string, unknown>,
   ): Promise<WriteRecord> {
     await assertWritable(file);
-    const backup = file.exists ? await makeBackup(file, this.opts.home, this.id) : null;
+    const backup = file.exists ? await makeBackup(file, this.opts.home, this.stateId) : null;
     const env = this.opts.env;
     const claude = async (args: string[]): Promise<void> => {
       try {
@@ -314,6 +383,18 @@ export class Connector {
   }
 
   /**
+   * Whether a connect should offer to trust a folder: always while the trust list trusts none;
+   * once it trusts some, only when the entry was just written (a connect that changed nothing
+   * repeats no hint: the user has been told, and sessions in `trusted` load the entry).
+   * An unreadable trust list counts as empty here; trustFolder says why it cannot be written.
+   */
+  async trustAdvice(changed: boolean): Promise<{ offer: boolean; trusted: string[] } | null> {
+    if (!this.trustFile()) return null;
+    const trusted = await this.trustedFolders().catch(() => []);
+    return { offer: trusted.length === 0 || changed, trusted };
+  }
+
+  /**
    * Adds `dir` to the trust list the same byte-preserving way as an entry. Kept apart from
    * connect's write record: undo of the MCP file never touches the trust list.
    */
@@ -335,7 +416,8 @@ export class Connector {
 
   /** Restores the file from the backup taken before Switchboard's last write. */
   async undo(): Promise<{ path: string; restoredFrom: string | null }> {
-    const state = await readClientState(this.opts.home, this.id);
+    this.assertFile('restore');
+    const state = await readClientState(this.opts.home, this.stateId);
     if (!state.lastWrite) {
       throw new ClientFileError(
         'nothing-to-undo',
@@ -365,7 +447,7 @@ export class Connector {
     const entries = Object.fromEntries(
       Object.entries(state.entries).filter(([profile, rec]) => isDeepStrictEqual(present[entryName(profile)], rec.entry)),
     );
-    await writeClientState(this.opts.home, this.id, { entries });
+    await writeClientState(this.opts.home, this.stateId, { entries });
     return { path: state.lastWrite.file, restoredFrom: state.lastWrite.backup };
   }
 }

@@ -38,6 +38,10 @@ export interface ClientCheck {
   path: string;
   profiles: string[];
   problem?: string;
+  /** 'copy-paste': no file (path is ''); `connect` prints steps for the client's own settings. */
+  kind?: 'copy-paste';
+  /** Older files the client still loads (Amazon Q's mcp.json), and Switchboard entries left in them. */
+  legacy?: { file: string; entries: string[] }[];
 }
 
 export interface DoctorReport {
@@ -187,9 +191,11 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     }
   }
   for (const c of listConnectors(o)) {
-    const entry: ClientCheck = { id: c.id, displayName: c.displayName, installed: c.installed(), path: c.configPath(), profiles: [] };
+    const entry: ClientCheck = { id: c.id, displayName: c.displayName, installed: c.installed(), path: c.configPath(), profiles: [], ...(c.kind === 'copy-paste' ? { kind: 'copy-paste' as const } : {}) };
     try {
       entry.profiles = await c.connectedProfiles();
+      const legacy = await c.legacyEntries();
+      if (legacy.length) entry.legacy = legacy;
     } catch (err) {
       entry.problem = (err as Error).message;
     }

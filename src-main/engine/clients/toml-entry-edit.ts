@@ -86,3 +86,80 @@ export function removeTomlEntry(text: string, container: string, name: string, f
   if (end === lines.length && start > 0 && lines[start - 1]!.trim() === '') start--;
   return lines.slice(0, start).join('') + lines.slice(end).join('');
 }
+
+// Array-of-tables lists (Mistral Vibe's `[[mcp_servers]]`, each item naming itself in `name`):
+// the same line-splicing, on the one `[[container]]` block whose name field is ours.
+
+/** The items of `[[container]]` by their `nameField`, the name left out (as entries read elsewhere). */
+export function readTomlArrayEntries(text: string, container: string, nameField: string, file: string): Record<string, unknown> | undefined {
+  const c = parseTomlDocument(text, file)[container];
+  if (!Array.isArray(c)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const item of JSON.parse(JSON.stringify(c)) as Record<string, unknown>[]) {
+    const { [nameField]: name, ...rest } = item;
+    if (typeof name === 'string' && !(name in out)) out[name] = rest;
+  }
+  return out;
+}
+
+/** Line range [start, end) of the `[[container]]` block (with its `[container.x]` sub-tables) named `name`, or null. */
+function findArrayItem(lines: string[], container: string, nameField: string, name: string, file: string): { start: number; end: number } | null {
+  const item = new RegExp(`^\\s*\\[\\[\\s*${escapeRe(container)}\\s*\\]\\]\\s*(?:#.*)?$`);
+  const sub = new RegExp(`^\\s*\\[\\s*${escapeRe(container)}\\s*\\.`);
+  const anyHeader = /^\s*\[/;
+  for (let start = 0; start < lines.length; start++) {
+    if (!item.test(lines[start]!)) continue;
+    let end = start + 1;
+    while (end < lines.length && !(anyHeader.test(lines[end]!) && !sub.test(lines[end]!))) end++;
+    // The block alone is a valid document: `[[container]]` and its keys.
+    const own = parseTomlDocument(lines.slice(start, end).join('\n'), file)[container] as Record<string, unknown>[] | undefined;
+    if (own?.[0]?.[nameField] === name) return { start, end };
+    start = end - 1;
+  }
+  return null;
+}
+
+function arrayBlock(container: string, nameField: string, name: string, value: Record<string, unknown>, eol: string): string {
+  const body = stringify({ [nameField]: name, ...value }).trimEnd().split('\n').join(eol);
+  return `[[${container}]]${eol}${body}${eol}`;
+}
+
+export function setTomlArrayEntry(
+  text: string,
+  container: string,
+  nameField: string,
+  name: string,
+  value: Record<string, unknown>,
+  layout: Layout,
+  file: string,
+): string {
+  const doc = parseTomlDocument(text, file);
+  if (doc[container] !== undefined && !Array.isArray(doc[container])) {
+    throw new ClientFileError('unsupported-layout', `${file} defines ${container} as something other than a [[${container}]] list; Switchboard left it unchanged.`);
+  }
+  const lines = splitLines(text);
+  const region = findArrayItem(lines.map((l) => l.replace(/\r?\n$/, '')), container, nameField, name, file);
+  const block = arrayBlock(container, nameField, name, value, layout.eol);
+  if (region) {
+    const tail = lines.slice(region.start, region.end);
+    let trailing = '';
+    while (tail.length > 1 && tail[tail.length - 1]!.trim() === '') trailing = tail.pop()! + trailing;
+    return lines.slice(0, region.start).join('') + block + trailing + lines.slice(region.end).join('');
+  }
+  if ((readTomlArrayEntries(text, container, nameField, file) ?? {})[name] !== undefined) {
+    throw new ClientFileError('unsupported-layout', `${file} lists "${name}" in a form Switchboard does not edit (not as its own [[${container}]] block); remove it by hand and try again.`);
+  }
+  if (text === '') return block;
+  const sep = text.endsWith('\n') ? layout.eol : layout.eol + layout.eol;
+  return text + sep + block;
+}
+
+export function removeTomlArrayEntry(text: string, container: string, nameField: string, name: string, file: string): string {
+  parseTomlDocument(text, file);
+  const lines = splitLines(text);
+  const region = findArrayItem(lines.map((l) => l.replace(/\r?\n$/, '')), container, nameField, name, file);
+  if (!region) return text;
+  let start = region.start;
+  if (region.end === lines.length && start > 0 && lines[start - 1]!.trim() === '') start--;
+  return lines.slice(0, start).join('') + lines.slice(region.end).join('');
+}

@@ -1,6 +1,6 @@
 // The control API's clients.* methods against a real `switchboard serve` whose $HOME is a temp
 // folder, so every client file it reads or writes lives there.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,7 +157,39 @@ describe('clients.* control API', () => {
     expect((rel as ErrorData).message).toMatch(/must be an absolute path/);
     const none = await call('clients.trustFolder', { client: 'cursor', folder: work }).catch((e: { data: ErrorData }) => e.data);
     expect((none as ErrorData).message).toMatch(/Cursor has no folder-trust list/);
+    // Trusted now: connecting again changes nothing and does not offer the trust step again.
+    const second = await call('clients.connect', { client: 'gemini-cli', profile: 'demo', force: true });
+    expect(second.changed).toBe(false);
+    expect(second.outcome!.trustNeeded).toBeUndefined();
+    expect(second.outcome!.nextSteps).toEqual([`Gemini CLI loads the entry in sessions started in /home/someone/old, ${work} (its trusted folders).`]);
     await call('clients.disconnect', { client: 'gemini-cli', profile: 'demo' });
+  });
+
+  it("shows Cursor's CLI connected, with Cursor's undo, once Cursor's shared file has the entry", async () => {
+    await call('clients.connect', { client: 'cursor', profile: 'demo', force: true });
+    const cli = (await call('clients.list', {})).clients.find((c) => c.id === 'cursor-cli')!;
+    expect(cli).toMatchObject({ configPath: path.join(user, '.cursor', 'mcp.json'), connected: ['demo'], canUndo: true });
+    const again = await call('clients.connect', { client: 'cursor-cli', profile: 'demo', force: true });
+    expect(again.changed).toBe(false);
+    expect(again.outcome!.warnings).toEqual([`Cursor CLI reads Cursor's file (${path.join(user, '.cursor', 'mcp.json')}): the one entry serves both.`]);
+    await call('clients.disconnect', { client: 'cursor', profile: 'demo' });
+  });
+
+  it('lists copy-paste clients with that kind, and their connect answers with the steps and writes nothing', async () => {
+    const { clients } = await call('clients.list', {});
+    expect(clients.length).toBeGreaterThanOrEqual(36);
+    const jan = clients.find((c) => c.id === 'jan')!;
+    expect(jan).toMatchObject({ kind: 'copy-paste', configPath: '', connected: [] });
+    expect(clients.find((c) => c.id === 'cursor')!.kind).toBeUndefined();
+    const before = readdirSync(user, { recursive: true }).sort();
+    const r = await call('clients.connect', { client: 'jan', profile: 'demo' });
+    expect(r).toMatchObject({ path: '', changed: false, backup: null });
+    expect(r.outcome!.copyPaste).toBe(true);
+    const steps = r.outcome!.nextSteps.join('\n');
+    expect(steps).toContain('Settings → MCP Servers');
+    expect(steps).toContain('switchboard-demo');
+    expect(steps).toMatch(/"--client"\s+"jan"/);
+    expect(readdirSync(user, { recursive: true }).sort()).toEqual(before);
   });
 
   it('refuses an unknown client or profile with the names it knows', async () => {

@@ -156,6 +156,82 @@ describe('connect / disconnect / undo commands', () => {
     expect(readFileSync(trust, 'utf8')).toBe(after);
   });
 
+  it('does not repeat the untrusted-folder hint on a second connect once a folder is trusted (Gemini CLI and Qwen Code)', async () => {
+    for (const [id, dir] of [['gemini-cli', '.gemini'], ['qwen-code', '.qwen']] as const) {
+      u.place(id, 'several-servers.json');
+      const work = path.join(u.root, `work-${id}`);
+      out = '';
+      expect(await connect([id, '--profile', 'demo'], ctx)).toBe(0);
+      expect(out, id).toContain('ignores MCP servers in folders it does not trust');
+      out = '';
+      expect(await connect([id, '--profile', 'demo', '--trust-folder', work], ctx)).toBe(0);
+      out = '';
+      expect(await connect([id, '--profile', 'demo'], ctx)).toBe(0);
+      expect(out, id).toContain('already connected');
+      expect(out, id).not.toContain('does not trust');
+      expect(out, id).not.toContain('--trust-folder');
+      expect(out, id).toContain(`loads the entry in sessions started in ${work} (its trusted folders)`);
+      expect(existsSync(path.join(u.userHome, dir, 'trustedFolders.json'))).toBe(true);
+    }
+  });
+
+  it('prints numbered copy-paste steps for Jan, BoltAI and Witsy with the real shim command, exits 0 and writes nothing', async () => {
+    const shim = ctx.shimEntry('demo');
+    for (const id of ['jan', 'boltai', 'trae', 'witsy']) {
+      const before = readdirSync(u.root, { recursive: true }).sort();
+      const beforeHome = readdirSync(u.sbHome, { recursive: true }).sort();
+      out = '';
+      // Not installed here: the steps still show (nothing is written, so nothing needs --force).
+      expect(await connect([id, '--profile', 'demo'], ctx), id).toBe(0);
+      expect(out, id).toMatch(/keeps its MCP servers in its own settings, so Switchboard writes nothing/);
+      expect(out, id).toMatch(/^ {2}1\. /m);
+      expect(out, id).toMatch(/^ {2}3\. /m);
+      expect(out, id).toContain(shim.command);
+      for (const a of shim.args) expect(out, `${id}: ${a}`).toContain(a);
+      expect(out, id).toContain(`--client`);
+      expect(out, id).toContain('switchboard-demo');
+      expect(readdirSync(u.root, { recursive: true }).sort(), id).toEqual(before);
+      expect(readdirSync(u.sbHome, { recursive: true }).sort(), id).toEqual(beforeHome);
+    }
+    // The listing says which kind each client is.
+    out = '';
+    expect(await clientsCmd(['--json'], ctx)).toBe(0);
+    const listed = JSON.parse(out) as { id: string; kind: string; configPath: string }[];
+    expect(listed.length).toBeGreaterThanOrEqual(36);
+    expect(listed.filter((c) => c.kind === 'copy-paste').map((c) => c.id).sort()).toEqual(['boltai', 'jan', 'trae', 'witsy']);
+    expect(listed.find((c) => c.id === 'jan')!.configPath).toBe('');
+    out = '';
+    expect(await clientsCmd([], ctx)).toBe(0);
+    expect(out).toContain('copy-paste: "switchboard connect jan --profile NAME" prints the steps');
+  });
+
+  it("connects Cursor's CLI through Cursor's own file once: the second connect finds the entry and says the file is shared", async () => {
+    const file = u.place('cursor', 'several-servers.json');
+    expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
+    const afterCursor = readFileSync(file);
+    out = '';
+    expect(await connect(['cursor-cli', '--profile', 'demo'], ctx)).toBe(0);
+    expect(out).toContain('Cursor CLI is already connected to profile "demo"');
+    expect(out).toContain(`Cursor CLI reads Cursor's file (${file})`);
+    expect(readFileSync(file).equals(afterCursor)).toBe(true);
+    // One write record for both: undo from either id restores the same backup.
+    expect(await undo(['cursor-cli'], ctx)).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).mcpServers['switchboard-demo']).toBeUndefined();
+  });
+
+  it("imports Amazon Q's servers from default.json and from the legacy mcp.json it still reads, the current file winning", async () => {
+    u.place('amazon-q', 'amazonq-default.json');
+    copyFileSync(path.join(FIXTURES, 'amazonq-legacy-mcp.json'), path.join(u.userHome, '.aws', 'amazonq', 'mcp.json'));
+    out = '';
+    expect(await importCmd(['amazon-q', '--apply'], ctx)).toBe(0);
+    expect(out).toContain(`also read: ${path.join(u.userHome, '.aws', 'amazonq', 'mcp.json')}`);
+    const servers = readConfig().servers as Record<string, { args?: string[] }>;
+    expect(servers['cdk']).toMatchObject({ command: 'uvx', args: ['awslabs.cdk-mcp-server@latest'] });
+    const docs = Object.entries(servers).find(([, v]) => v.args?.[0]?.startsWith('awslabs.aws-documentation'));
+    expect(docs?.[1].args).toEqual(['awslabs.aws-documentation-mcp-server@latest']);
+    expect(Object.values(servers).some((v) => v.args?.[0] === 'old-version@1')).toBe(false);
+  });
+
   it('undo refusals point to disconnect', async () => {
     expect((await fails(undo(['cursor'], ctx))).message).toContain('switchboard disconnect cursor --profile NAME');
     const file = u.place('cursor', 'several-servers.json');
@@ -258,11 +334,14 @@ describe('clients command', () => {
       id: 'cursor',
       name: 'Cursor',
       configPath: path.join(u.userHome, '.cursor', 'mcp.json'),
+      kind: 'file',
       installed: true,
       connected: ['demo'],
     });
+    // Cursor's CLI reads the same file, so it shows the same connection.
+    expect(list.find((c) => c.id === 'cursor-cli')).toMatchObject({ configPath: path.join(u.userHome, '.cursor', 'mcp.json'), connected: ['demo'] });
     expect(list.find((c) => c.id === 'zed')).toMatchObject({ installed: false, connected: [] });
-    for (const c of list) expect(Object.keys(c).sort()).toEqual(['configPath', 'connected', 'id', 'installed', 'name']);
+    for (const c of list) expect(Object.keys(c).sort()).toEqual(['configPath', 'connected', 'id', 'installed', 'kind', 'name']);
     u.place('windsurf', 'invalid.json');
     out = '';
     expect(await clientsCmd([], ctx)).toBe(0);

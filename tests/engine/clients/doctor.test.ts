@@ -82,6 +82,21 @@ describe('doctor', () => {
     expect(out).toMatch(new RegExp(`ok {3}direct: .* → ${process.execPath.replace(/[/\\.]/g, '\\$&')}`));
   });
 
+  it("says when Amazon Q's older mcp.json still holds a Switchboard entry, and shows copy-paste clients without a path", async () => {
+    u.place('amazon-q', 'amazonq-default.json');
+    const legacy = path.join(u.userHome, '.aws', 'amazonq', 'mcp.json');
+    writeFileSync(legacy, JSON.stringify({ mcpServers: { 'switchboard-demo': { command: SHIM.command, args: SHIM.args }, cdk: { command: 'uvx', args: [] } } }, null, 2));
+    const r = await runDoctor({ home: u.sbHome, env: { HOME: u.userHome, PATH: '' }, platform: 'linux', loginPath: '' });
+    expect(r.clients.find((c) => c.id === 'amazon-q')!.legacy).toEqual([{ file: legacy, entries: ['switchboard-demo'] }]);
+    expect(r.clients.find((c) => c.id === 'jan')).toMatchObject({ kind: 'copy-paste', path: '' });
+    let out = '';
+    const ctx = { home: u.sbHome, env: { HOME: u.userHome, PATH: nodeDir }, platform: 'linux', stdout: (s: string) => void (out += s) } as unknown as CliContext;
+    await doctorCmd([], ctx);
+    expect(out).toContain(`also loads the older ${legacy}`);
+    expect(out).toContain(`it still has switchboard-demo from an earlier connect: Switchboard now writes ${path.join(u.userHome, '.aws', 'amazonq', 'default.json')}`);
+    expect(out).toContain('copy-paste: switchboard connect jan --profile NAME prints the steps');
+  });
+
   it('reports config.json problems instead of servers', async () => {
     writeFileSync(path.join(u.sbHome, 'config.json'), '{ "servers": ');
     const r = await runDoctor({ home: u.sbHome, env: { HOME: u.userHome }, platform: 'linux', loginPath: '' });
