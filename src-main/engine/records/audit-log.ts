@@ -4,7 +4,7 @@ import { AuditDrops } from './audit-drops.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
 import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
-import { clientDisplayName, clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
+import { clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
 
 /** Default cap of the audit folder, in bytes (50 MB). */
 export const DEFAULT_AUDIT_MAX_BYTES = 50 * 1024 * 1024;
@@ -27,7 +27,7 @@ export class AuditLog {
       ...storeBasics<AuditEntry>(opts, DEFAULT_AUDIT_MAX_BYTES),
       tags: ['profile', 'server', 'app', 'outcome'],
       index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, clientKey(e.client, e.clientId), e.outcome] }),
-      searchText: (e) => [e.tool, e.server, e.client, clientDisplayName(e.client, e.clientId)],
+      searchText: (e) => [e.tool, e.server, e.client],
       capDrops: { tag: 'app', report: (groups) => drops.add(groups) },
     });
     return new AuditLog(log, drops);
