@@ -70,7 +70,12 @@ export interface ProfileStatus {
  */
 export interface StatusClient {
   id: string;
+  /** The client's raw clientInfo name, as it sent it (e.g. "gemini-cli-mcp-client"). */
   name: string;
+  /** Its connector id (SPEC §7), when known: from its entry's `--client`, else from its clientInfo name. */
+  clientId?: string;
+  /** The client's name as people know it ("Gemini CLI"); the raw name when the client is not known. */
+  displayName?: string;
   profile: string;
   transport: 'socket' | 'http';
   /** When the session opened; for a stateless client, its first request seen. */
@@ -248,7 +253,12 @@ export interface PendingApproval {
   id: string;
   time: string;
   profile: string;
+  /** The calling client's raw clientInfo name. */
   client: string;
+  /** Its connector id, when known. */
+  clientId?: string;
+  /** The calling client as people know it ("Cursor"): what the question and the card name. */
+  displayName?: string;
   runId: string;
   server: string;
   tool: string;

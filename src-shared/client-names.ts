@@ -106,11 +106,11 @@ export function clientIdFromInfo(clientInfoName: string): string | undefined {
 }
 
 /**
- * Who a client is, for a record or a list: its connector id when known (from its clientInfo,
- * else from the connector that wrote its entry), and the name to show.
+ * Who a client is, for a record or a list: its connector id when known (the connector that wrote
+ * its entry, `--client`, which names it exactly; else what its clientInfo names), and the name to show.
  */
 export function clientIdentity(clientInfoName: string, connector?: string): { id?: string; name: string } {
-  const id = clientIdFromInfo(clientInfoName) ?? (connector !== undefined && connector in CLIENT_NAMES ? connector : undefined);
+  const id = (connector !== undefined && connector in CLIENT_NAMES ? connector : undefined) ?? clientIdFromInfo(clientInfoName);
   return id ? { id, name: CLIENT_NAMES[id]! } : { name: clientInfoName || 'unknown' };
 }
 
@@ -118,4 +118,30 @@ export function clientIdentity(clientInfoName: string, connector?: string): { id
 export function clientDisplayName(clientInfoName: string, clientId?: string): string {
   if (clientId !== undefined && CLIENT_NAMES[clientId]) return CLIENT_NAMES[clientId]!;
   return clientIdentity(clientInfoName).name;
+}
+
+/**
+ * The key records are grouped and filtered by client with: the connector id when one is known
+ * (also for records stored before they kept one), else the raw clientInfo name.
+ */
+export function clientKey(clientInfoName: string, clientId?: string): string {
+  return clientId ?? clientIdFromInfo(clientInfoName) ?? clientInfoName;
+}
+
+/**
+ * What a person's "client" filter stands for, as a clientKey: a connector id ("gemini-cli"), a
+ * name as shown ("Gemini CLI", any case) or a raw clientInfo name ("gemini-cli-mcp-client").
+ */
+export function clientFilterKey(text: string): string {
+  const t = text.trim();
+  if (t in CLIENT_NAMES) return t;
+  const lower = t.toLowerCase();
+  const shown = Object.entries(CLIENT_NAMES).find(([, name]) => name.toLowerCase() === lower);
+  return shown?.[0] ?? clientKey(t);
+}
+
+/** A record's `clientId` field, spread into it: present when the client is known. */
+export function clientIdField(clientInfoName: string, connector?: string): { clientId?: string } {
+  const { id } = clientIdentity(clientInfoName, connector);
+  return id ? { clientId: id } : {};
 }

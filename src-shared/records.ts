@@ -1,5 +1,6 @@
 // Audit and run-history record shapes (SPEC §6). Both stores and every reader use these.
 import type { ResolvedBudgets } from './config/schema.ts';
+import { clientDisplayName } from './client-names.ts';
 
 export type CallOutcome = 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
 
@@ -20,6 +21,11 @@ export interface AuditEntry {
   time: string;
   /** The MCP client's name from `initialize` (clientInfo.name), or "unknown". */
   client: string;
+  /**
+   * The connector id of the client (SPEC §7), when known: the one its entry names (`--client`),
+   * else the one its clientInfo name stands for (src-shared/client-names.ts). Absent for others.
+   */
+  clientId?: string;
   profile: string;
   server: string;
   tool: string;
@@ -42,7 +48,10 @@ export interface AuditEntry {
  * does): a client's traffic cannot push earlier records out without this trace of it.
  */
 export interface AuditDrop {
-  /** The client the removed entries named; `(other clients)` folds those past the list's bound. */
+  /**
+   * The client the removed entries named (its connector id when known, else its clientInfo name);
+   * `(other clients)` folds those past the list's bound.
+   */
   client: string;
   count: number;
   /** ISO 8601: the oldest and newest removed entry's time. */
@@ -53,7 +62,7 @@ export interface AuditDrop {
 /** What the size cap removed of one client, as a sentence (`when` formats an ISO time). */
 export function auditDropSentence(d: AuditDrop, when: (iso: string) => string): string {
   const calls = `${d.count.toLocaleString('en-US')} call${d.count === 1 ? '' : 's'}`;
-  const who = d.client === '(other clients)' ? 'of other clients' : `of "${d.client}"`;
+  const who = d.client === '(other clients)' ? 'of other clients' : `of "${clientDisplayName(d.client, d.client)}"`;
   return `Removed to keep the audit within its size limit: ${calls} ${who}, made ${when(d.from)} to ${when(d.to)}.`;
 }
 
@@ -80,7 +89,10 @@ export interface RunRecord {
   id: string;
   time: string;
   profile: string;
+  /** The MCP client's name from `initialize` (clientInfo.name), as the client sent it. */
   client: string;
+  /** The connector id of the client, when known (as AuditEntry.clientId). */
+  clientId?: string;
   code: string;
   logs: LogLine[];
   result?: unknown;
@@ -106,6 +118,7 @@ export interface RunRecord {
 /** Filters the history browser and `runs` accept. */
 export interface RunQuery {
   profile?: string;
+  /** A connector id, a client's name as shown ("Gemini CLI") or a raw clientInfo name. */
   client?: string;
   /** "ok" or an error kind. */
   outcome?: 'ok' | RunErrorKind;
@@ -121,6 +134,7 @@ export interface RunQuery {
 export interface AuditQuery {
   profile?: string;
   server?: string;
+  /** A connector id, a client's name as shown ("Gemini CLI") or a raw clientInfo name. */
   client?: string;
   outcome?: CallOutcome;
   /** Over tool, server and client. */

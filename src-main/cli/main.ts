@@ -37,8 +37,8 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   shim --profile P                 stdio MCP server for one client (used in client configs)
   exec --profile P [FILE|-]        run code as the profile's execute tool would
   status [--json]                  engine, servers and profiles
-  runs [--json] [--profile P] [--limit N] · runs show ID [--json]
-  audit [--json] [--limit N]       audit log, newest first
+  runs [--json] [--profile P] [--client C] [--limit N] · runs show ID [--json]
+  audit [--json] [--client C] [--limit N]   audit log, newest first
   config get|set|unset PATH [JSON] read or change config.json (validated, atomic)
   clients [--json]                 every known client: config file, installed, connected profiles
   connect CLIENT --profile P [--force] [--trust-folder DIR] · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT

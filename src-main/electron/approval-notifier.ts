@@ -4,6 +4,7 @@
 // opening the Servers page where it is approved. Electron is injected, so this is tested without it.
 import type { PendingApproval, ServerProposal, ServerStatus } from '../../src-shared/api.ts';
 import { argumentLines, cutText } from '../../src-shared/approval-text.ts';
+import { clientDisplayName } from '../../src-shared/client-names.ts';
 
 export interface NotifySurface {
   /** Shows one notification; `onClick` when the user clicks it. */
@@ -18,7 +19,7 @@ export function approvalNotice(p: PendingApproval): { title: string; body: strin
     ...argumentLines(p.args, { width: 60, maxLines: 3 }),
     'Click to allow it or not in Switchboard.',
   ];
-  return { title: cutText(`${p.client} asks to use ${p.title ?? p.name}`, 80), body: lines.join('\n') };
+  return { title: cutText(`${clientDisplayName(p.client, p.clientId)} asks to use ${p.title ?? p.name}`, 80), body: lines.join('\n') };
 }
 
 export function createApprovalNotifier(surface: NotifySurface): { update(pending: readonly PendingApproval[] | undefined): void } {

@@ -2,6 +2,7 @@
 // engine's status, so that what it shows can be tested without Electron.
 import type { StatusReport } from '../../src-shared/api.ts';
 import type { EngineState } from './engine-supervisor.ts';
+import { clientDisplayName } from '../../src-shared/client-names.ts';
 
 export interface TrayItem {
   label?: string;
@@ -37,7 +38,7 @@ export function trayTemplate(engine: EngineState, status: StatusReport | null, a
     items.push(
       {
         label: `${waiting.length} ${waiting.length === 1 ? 'call waits' : 'calls wait'} for approval`,
-        submenu: waiting.map((p) => ({ label: `${p.name} · ${p.profile}`, click: () => a.openPage('runs', p.runId) })),
+        submenu: waiting.map((p) => ({ label: `${clientDisplayName(p.client, p.clientId)} wants to use ${p.title ?? p.name} · ${p.profile}`, click: () => a.openPage('runs', p.runId) })),
       },
       { type: 'separator' },
     );
@@ -46,7 +47,7 @@ export function trayTemplate(engine: EngineState, status: StatusReport | null, a
   if (clients.length) {
     items.push({
       label: `${clients.length} ${clients.length === 1 ? 'app is' : 'apps are'} connected`,
-      submenu: clients.map((c) => ({ label: `${c.name} · ${c.profile}${c.tools !== undefined ? ` · ${c.tools} tools` : ''}`, click: () => a.openPage('connect') })),
+      submenu: clients.map((c) => ({ label: `${clientDisplayName(c.name, c.clientId)} · ${c.profile}${c.tools !== undefined ? ` · ${c.tools} tools` : ''}`, click: () => a.openPage('connect') })),
     });
   }
   const servers = Object.entries(status?.servers ?? {});

@@ -1,6 +1,7 @@
 // `status` (SPEC §4): the engine, its servers, profiles, clients and whatever needs the user.
 import type { ProfileStatus, ServerStatus, StatusClient, StatusReport } from '../../src-shared/api.ts';
 import { limitedClientFor } from '../../src-shared/client-limits.ts';
+import { clientIdentity } from '../../src-shared/client-names.ts';
 import type { ConfigStore } from './config/store.ts';
 import type { Gateway } from './gateway/gateway.ts';
 import { clientLimitFields, clientLimitsReport, namedClientLimits } from './gateway/client-limits.ts';
@@ -64,6 +65,7 @@ export function statusReport(s: StatusSources): StatusReport {
       ...[...s.gateway.sessions].map((c) => ({
         id: c.id,
         name: c.clientName,
+        ...clientNames(c.clientName, c.connector),
         profile: c.profile,
         transport: c.transportKind,
         since: c.since,
@@ -84,6 +86,7 @@ function recentClients(gateway: StatusSources['gateway']): StatusClient[] {
   return gateway.recentClients.list().map((c) => ({
     id: `http:${c.profile}:${c.name}`,
     name: c.name,
+    ...clientNames(c.name),
     profile: c.profile,
     transport: 'http' as const,
     since: new Date(c.firstSeen).toISOString(),
@@ -93,4 +96,10 @@ function recentClients(gateway: StatusSources['gateway']): StatusClient[] {
     requests: c.requests,
     ...clientLimitFields(namedClientLimits(gateway.view(c.profile), limitedClientFor(c.name))),
   }));
+}
+
+/** A status entry's `clientId` (when known) and `displayName`. */
+function clientNames(raw: string, connector?: string): Pick<StatusClient, 'clientId' | 'displayName'> {
+  const who = clientIdentity(raw, connector);
+  return { ...(who.id ? { clientId: who.id } : {}), displayName: who.name };
 }

@@ -12,10 +12,10 @@ export function defaultProfile(clients: readonly ClientInfo[], profiles: readonl
   return profiles[0] ?? null;
 }
 
-/** The live sessions of one client: by the entry that started it, else by the name it gives. */
+/** The live sessions of one client: by its known client id or the entry that started it, else by the name it gives. */
 export function sessionsOf(info: Pick<ClientInfo, 'id' | 'displayName'>, sessions: readonly StatusClient[]): StatusClient[] {
   const name = info.displayName.toLowerCase();
-  return sessions.filter((s) => s.connector === info.id || s.limits?.client === info.id || s.name.toLowerCase() === name || s.name === info.id);
+  return sessions.filter((s) => s.clientId === info.id || s.connector === info.id || s.limits?.client === info.id || s.name.toLowerCase() === name || s.name === info.id);
 }
 
 /** "Cursor is connected — 12 tools" once it is; null while it is not. */

@@ -8,7 +8,8 @@ const pending = (id: string, runId = 'run-1'): PendingApproval => ({
   id,
   time: '2026-12-03T08:00:00.000Z',
   profile: 'auto',
-  client: 'claude',
+  // The raw clientInfo name: shown as people know the app.
+  client: 'cursor-vscode',
   runId,
   server: 'github',
   tool: 'delete_repo',
@@ -27,7 +28,7 @@ describe('approval notifications', () => {
     n.update([pending('a')]);
     n.update([pending('a')]);
     n.update([pending('a'), pending('b', 'run-2')]);
-    expect(shown.map((s) => s.title)).toEqual(['claude asks to use github.delete_repo', 'claude asks to use github.delete_repo']);
+    expect(shown.map((s) => s.title)).toEqual(['Cursor asks to use github.delete_repo', 'Cursor asks to use github.delete_repo']);
     expect(shown[0]!.body).toBe('owner: acme\nrepo: web\nClick to allow it or not in Switchboard.');
     shown[1]!.click();
     expect(opened).toEqual(['run-2']);
@@ -85,7 +86,7 @@ describe('approval notifications', () => {
       quit: () => {},
     });
     const entry = items.find((i) => i.label === '1 call waits for approval')!;
-    expect(entry.submenu![0]!.label).toBe('github.delete_repo · auto');
+    expect(entry.submenu![0]!.label).toBe('Cursor wants to use github.delete_repo · auto');
     entry.submenu![0]!.click!();
     expect(did).toEqual(['runs run-9']);
   });

@@ -71,13 +71,13 @@ describe('tray menu', () => {
     expect(find(setup().items, '1 server waits')).toBeUndefined();
   });
 
-  it('lists the connected apps and opens the Connect page from them', () => {
+  it('lists the connected apps by the names people know them by and opens the Connect page from them', () => {
     const did: string[] = [];
     const withClients = {
       ...status,
       clients: [
-        { id: 's1', name: 'Cursor', profile: 'auto', transport: 'socket', since: '', tools: 12 },
-        { id: 's2', name: 'Claude Desktop', profile: 'plain', transport: 'socket', since: '' },
+        { id: 's1', name: 'cursor-vscode', profile: 'auto', transport: 'socket', since: '', tools: 12 },
+        { id: 's2', name: 'my-agent', clientId: 'claude-desktop', profile: 'plain', transport: 'socket', since: '' },
       ],
     } as unknown as StatusReport;
     const items = trayTemplate({ kind: 'running', since: 0 }, withClients, {

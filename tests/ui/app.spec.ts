@@ -198,6 +198,27 @@ describe('the app in a browser', () => {
     await page.getByText('No tool calls match').waitFor();
   });
 
+  it('runs and audit name a client as people know it, and filter by that name', { timeout: 90_000 }, async () => {
+    // Gemini CLI names itself "gemini-cli-mcp-client" in clientInfo.
+    await s.api('exec', { profile: 'auto', client: 'gemini-cli-mcp-client', code: "async () => await basic.echo({ text: 'from gemini' })" });
+    await go('Runs');
+    await page.getByLabel('Client').selectOption({ label: 'Gemini CLI' });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const runRows = page.locator('tr[data-run]');
+    await until(async () => ((await runRows.count()) === 1 ? true : undefined), 'one run of Gemini CLI');
+    const runRow = await runRows.first().innerText();
+    assert.match(runRow, /Gemini CLI/);
+    assert.ok(!runRow.includes('gemini-cli-mcp-client'), runRow);
+    await go('Audit');
+    await page.getByLabel('Client').fill('Gemini CLI');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const rows = page.locator('table[aria-label="Audit entries"] tbody tr');
+    await until(async () => ((await rows.count()) === 1 ? true : undefined), 'one audit entry of Gemini CLI');
+    const row = await rows.first().innerText();
+    assert.match(row, /Gemini CLI[\s\S]*basic\.echo/);
+    assert.ok(!row.includes('gemini-cli-mcp-client'), row);
+  });
+
   it('connect and settings: say what to do and where things are', { timeout: 90_000 }, async () => {
     await go('Connect');
     await page.getByText(/switchboard connect CLIENT --profile P/).waitFor();

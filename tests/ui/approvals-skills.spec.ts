@@ -37,7 +37,8 @@ after(async () => {
 
 describe('approvals and skills in the app', () => {
   it('shows a card a person can answer: which app asks, the tool by its title and what it does, the arguments as lines, what No means, no ids; Allow lets the call proceed', { timeout: 60_000 }, async () => {
-    const run = s.api('exec', { profile: 'guarded', client: 'Claude Desktop', code: `async () => await ann.delete_item({ id: 'ui-1', why: 'old draft' })` }) as Promise<ExecResult>;
+    // Claude Desktop names itself "claude-ai" in clientInfo: the card names it as people know it.
+    const run = s.api('exec', { profile: 'guarded', client: 'claude-ai', code: `async () => await ann.delete_item({ id: 'ui-1', why: 'old draft' })` }) as Promise<ExecResult>;
     const card = page.locator('[data-approval]');
     await card.waitFor({ timeout: 15_000 });
     await card.getByRole('heading', { name: 'Claude Desktop asks to use Delete an item' }).waitFor();
@@ -48,6 +49,7 @@ describe('approvals and skills in the app', () => {
     const pending = (await s.api('approvals.list', {})) as { pending: { id: string; runId: string }[] };
     for (const id of [pending.pending[0]!.id, pending.pending[0]!.runId]) assert.ok(!text.includes(id), `the card shows the id ${id}:\n${text}`);
     assert.ok(!text.includes('{'), text);
+    assert.ok(!text.includes('claude-ai'), text);
     await screenshot(page, 'approval-card');
     // The run and the tool's code name are one click away, under Details.
     await card.getByText('Details').click();

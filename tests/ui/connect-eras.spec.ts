@@ -27,19 +27,24 @@ after(async () => {
 });
 
 describe('Connect page, 2026-07-28 clients', () => {
-  it('lists a stateless HTTP client by its clientInfo, with when it was last seen', { timeout: 90_000 }, async () => {
+  it('lists a stateless HTTP client by the name people know it by (from its clientInfo), with when it was last seen', { timeout: 90_000 }, async () => {
     const u = new URL(s.url);
     const token = new URLSearchParams(u.hash.slice(1)).get('token')!;
-    const client = new Client({ name: 'stateless-ui-client', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client({ name: 'gemini-cli-mcp-client', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${u.origin}/mcp/web`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
     assert.equal(client.getProtocolEra(), 'modern');
     await client.listTools();
     await page.goto(s.url);
     await page.getByRole('navigation').getByRole('link', { name: /^Connect/ }).click();
-    const row = page.locator('tr', { hasText: 'stateless-ui-client' });
+    const row = page.locator('tr', { hasText: 'Gemini CLI' });
     await row.waitFor({ timeout: 20_000 });
-    assert.match(await row.innerText(), /web\s+Over the network · newer kind of client/);
-    assert.equal(await row.getByText('Over the network').getAttribute('title'), 'http, no session');
+    const text = await row.innerText();
+    assert.match(text, /^Gemini CLI\s+web\s+Over the network · newer kind of client/);
+    assert.ok(!text.includes('gemini-cli-mcp-client'), text);
+    // Plain words, in the tooltip too: no protocol names.
+    const title = (await row.getByText('Over the network').getAttribute('title')) ?? '';
+    assert.equal(title, "Through Switchboard's web address");
+    assert.ok(!/socket|http/i.test(title), title);
     await page.getByRole('columnheader', { name: 'Last seen' }).waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'connect-eras.png'), fullPage: true });
     await client.close();

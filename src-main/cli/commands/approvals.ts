@@ -7,6 +7,7 @@ import { homePaths } from '../../engine/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
+import { clientDisplayName } from '../../../src-shared/client-names.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseFlags('approvals', args, { json: { type: 'boolean' } });
@@ -39,5 +40,5 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 }
 
 function line(p: PendingApproval): string {
-  return `${p.id}  ${p.name}(${JSON.stringify(p.args)})  run ${p.runId} · ${p.profile} · ${p.client} · denied at ${p.expiresAt} unless decided\n`;
+  return `${p.id}  ${p.name}(${JSON.stringify(p.args)})  run ${p.runId} · ${p.profile} · ${clientDisplayName(p.client, p.clientId)} · denied at ${p.expiresAt} unless decided\n`;
 }

@@ -1,4 +1,4 @@
-// `switchboard audit [--json] [--limit N]`: newest first; reads the files when no engine runs.
+// `switchboard audit [--json] [--limit N] [--profile P] [--server S] [--client C]`: newest first; reads the files when no engine runs.
 import { homePaths } from '../../engine/home.ts';
 import { AuditLog } from '../../engine/records/audit-log.ts';
 import { SocketControlClient } from '../engine-client.ts';
@@ -6,6 +6,7 @@ import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { auditDropSentence, type AuditDrop, type AuditEntry } from '../../../src-shared/records.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
+import { clientDisplayName } from '../../../src-shared/client-names.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('audit', args, {
@@ -13,8 +14,9 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     limit: { type: 'string' },
     profile: { type: 'string' },
     server: { type: 'string' },
+    client: { type: 'string' },
   });
-  const q = { limit: intFlag(values.limit, '--limit', 50), profile: values.profile, server: values.server };
+  const q = { limit: intFlag(values.limit, '--limit', 50), profile: values.profile, server: values.server, client: values.client };
   const paths = homePaths(ctx.home);
   const client = await SocketControlClient.connect(paths);
   let entries: AuditEntry[];
@@ -29,7 +31,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     const log = AuditLog.open(paths.auditDir);
     try {
       entries = log.list(q);
-      dropped = log.dropped();
+      dropped = log.dropped(values.client);
     } finally {
       log.dispose();
     }
@@ -44,7 +46,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (entries.length === 0) ctx.stdout('No tool calls recorded yet.\n');
   for (const e of entries) {
     ctx.stdout(
-      `${t(e.time)}  ${t(e.outcome).padEnd(9)} ${t(`${e.server}.${e.tool}`).padEnd(36)} ${String(e.durationMs).padStart(6)} ms  ${t(e.profile)} · ${t(e.client)}${e.runId ? ` · run ${t(e.runId)}` : ''}\n`,
+      `${t(e.time)}  ${t(e.outcome).padEnd(9)} ${t(`${e.server}.${e.tool}`).padEnd(36)} ${String(e.durationMs).padStart(6)} ms  ${t(e.profile)} · ${t(clientDisplayName(e.client, e.clientId))}${e.runId ? ` · run ${t(e.runId)}` : ''}\n`,
     );
   }
   for (const n of notes) ctx.stdout(n);

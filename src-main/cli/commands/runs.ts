@@ -7,6 +7,7 @@ import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
+import { clientDisplayName } from '../../../src-shared/client-names.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseFlags('runs', args, {
@@ -44,7 +45,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     if (runs.length === 0) ctx.stdout('No runs yet. Code-mode profiles record every execute here.\n');
     for (const r of runs) {
       ctx.stdout(
-        `${r.id}  ${r.time}  ${(r.error ? r.error.kind : 'ok').padEnd(8)} ${String(r.durationMs).padStart(6)} ms  ${String(r.calls.length).padStart(3)} calls  ${t(r.profile)} · ${t(r.client)}\n`,
+        `${r.id}  ${r.time}  ${(r.error ? r.error.kind : 'ok').padEnd(8)} ${String(r.durationMs).padStart(6)} ms  ${String(r.calls.length).padStart(3)} calls  ${t(r.profile)} · ${t(clientDisplayName(r.client, r.clientId))}\n`,
       );
     }
     return 0;
@@ -55,7 +56,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 }
 
 function printRun(ctx: CliContext, r: RunRecord): void {
-  ctx.stdout(`Run ${t(r.id)} · ${t(r.time)} · ${t(r.profile)} · ${t(r.client)} · ${r.durationMs} ms\n\nCode:\n${r.code}\n`);
+  ctx.stdout(`Run ${t(r.id)} · ${t(r.time)} · ${t(r.profile)} · ${t(clientDisplayName(r.client, r.clientId))} · ${r.durationMs} ms\n\nCode:\n${r.code}\n`);
   if (r.logs.length) ctx.stdout(`\nLogs:\n${r.logs.map((l) => (l.level === 'log' ? l.text : `[${l.level}] ${l.text}`)).join('\n')}\n`);
   if (r.calls.length) {
     ctx.stdout('\nCalls:\n');

@@ -10,6 +10,7 @@ import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 import { clientSurfaceLine } from '../../../src-shared/client-limits.ts';
+import { clientDisplayName } from '../../../src-shared/client-names.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('status', args, { json: { type: 'boolean' } });
@@ -62,7 +63,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     const when = c.stateless
       ? `${c.transport}, 2026-07-28, no session; last seen ${clock(c.lastSeen ?? c.since)}${c.requests !== undefined ? ` (${c.requests} request${c.requests === 1 ? '' : 's'})` : ''}`
       : `${c.transport}, ${c.era === 'modern' ? '2026-07-28' : '2025'} session since ${clock(c.since)}`;
-    ctx.stdout(`  ${t(c.name).padEnd(20)} ${t(c.profile).padEnd(12)} ${t(clientSurfaceLine(c))}; ${when}\n`);
+    ctx.stdout(`  ${t(clientDisplayName(c.name, c.clientId)).padEnd(20)} ${t(c.profile).padEnd(12)} ${t(clientSurfaceLine(c))}; ${when}\n`);
   }
   return 0;
 }

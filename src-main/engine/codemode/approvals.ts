@@ -9,6 +9,7 @@ import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { globMatcher, type NameMatcher } from '../../../src-shared/glob.ts';
 import { ALLOW, DONT_ALLOW, approvalQuestion, cutText } from '../../../src-shared/approval-text.ts';
+import { clientIdentity } from '../../../src-shared/client-names.ts';
 import type { SessionBase } from '../gateway/session-base.ts';
 
 export interface ApprovalAsk {
@@ -122,11 +123,14 @@ export class ApprovalCenter {
     const id = randomUUID();
     const started = Date.now();
     const askClient = canAskForm(req.session);
+    const who = clientIdentity(req.client, req.session?.connector);
     const info: PendingApproval = {
       id,
       time: new Date(started).toISOString(),
       profile: req.profile,
       client: req.client,
+      ...(who.id ? { clientId: who.id } : {}),
+      displayName: who.name,
       runId: req.runId,
       server: req.server,
       tool: req.tool,
@@ -189,7 +193,7 @@ export class ApprovalCenter {
         {
           method: 'elicitation/create',
           params: {
-            message: approvalQuestion({ client: req.client, name: req.codeName, title: req.title, description: req.description, args: req.args }),
+            message: approvalQuestion({ client: clientIdentity(req.client, req.session?.connector).name, name: req.codeName, title: req.title, description: req.description, args: req.args }),
             // One choice whose words say what it does, preselected to Allow: Accept as shown
             // allows, Decline (or picking "Don't allow") denies. A checkbox could be left
             // unticked and accepted, which read as yes and was a no.

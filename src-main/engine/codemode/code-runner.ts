@@ -18,6 +18,7 @@ import { calleeAt, readinessNote, unknownMethodHint, unknownNameHint } from './s
 import { SKILLS_GLOBAL, SKILLS_SERVER } from '../../../src-shared/codemode/catalog.ts';
 import { approvalTimeoutSec, needsApproval, type ApprovalCenter, type ApprovalDecision } from './approvals.ts';
 import { inputProblem, type SkillRecord, type SkillStore } from './skills.ts';
+import { clientIdField } from '../../../src-shared/client-names.ts';
 
 export interface CodeRunnerDeps {
   sandbox: SandboxPool;
@@ -234,6 +235,7 @@ export class CodeRunner {
       time: new Date(started).toISOString(),
       profile: view.name,
       client: caller.client,
+      ...clientIdField(caller.client, caller.session?.connector),
       code,
       logs: outcome.logs,
       calls,

@@ -23,6 +23,7 @@ import { TaskBridge } from './task-bridge.ts';
 import { CallLogRelay } from './call-logs.ts';
 import { RecentClients } from './recent-clients.ts';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { clientIdField } from '../../../src-shared/client-names.ts';
 
 /** What the gateway needs of the upstream supervisor. */
 export interface UpstreamAccess extends CatalogSource {
@@ -589,6 +590,7 @@ class PipelineCall {
     this.#audit({
       time: new Date(this.#started).toISOString(),
       client: ctx.client,
+      ...clientIdField(ctx.client, ctx.session?.connector),
       profile: this.#profile,
       server: this.#server,
       tool: this.#tool,

@@ -4,6 +4,7 @@ import { AuditDrops } from './audit-drops.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
 import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
+import { clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
 
 /** Default cap of the audit folder, in bytes (50 MB). */
 export const DEFAULT_AUDIT_MAX_BYTES = 50 * 1024 * 1024;
@@ -24,10 +25,10 @@ export class AuditLog {
     const drops = new AuditDrops(dir);
     const log = SegmentLog.open<AuditEntry>(dir, {
       ...storeBasics<AuditEntry>(opts, DEFAULT_AUDIT_MAX_BYTES),
-      tags: ['profile', 'server', 'client', 'outcome'],
-      index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, e.client, e.outcome] }),
+      tags: ['profile', 'server', 'app', 'outcome'],
+      index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, clientKey(e.client, e.clientId), e.outcome] }),
       searchText: (e) => [e.tool, e.server, e.client],
-      capDrops: { tag: 'client', report: (groups) => drops.add(groups) },
+      capDrops: { tag: 'app', report: (groups) => drops.add(groups) },
     });
     return new AuditLog(log, drops);
   }
@@ -40,7 +41,7 @@ export class AuditLog {
   /** Entries matching `q`, newest first (50 unless `q.limit` says otherwise). */
   list(q: AuditQuery = {}): AuditEntry[] {
     return this.#log.query({
-      tags: { profile: q.profile, server: q.server, client: q.client, outcome: q.outcome },
+      tags: { profile: q.profile, server: q.server, app: q.client ? clientFilterKey(q.client) : undefined, outcome: q.outcome },
       since: parseTime(q.since),
       until: parseTime(q.until),
       text: q.text || undefined,
@@ -52,7 +53,9 @@ export class AuditLog {
   /** What the size cap removed, per client, newest first; only `client`'s when given. */
   dropped(client?: string): AuditDrop[] {
     const all = this.#drops.list();
-    return client ? all.filter((d) => d.client === client) : all;
+    if (!client) return all;
+    const key = clientFilterKey(client);
+    return all.filter((d) => clientKey(d.client) === key);
   }
 
   count(): number {

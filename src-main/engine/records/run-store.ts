@@ -5,6 +5,7 @@ import { parseTime, timeOf } from './record-time.ts';
 import { currentSecrets, redactSecrets } from './redact.ts';
 import { capRunRecord } from './run-record-caps.ts';
 import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
+import { clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
 
 /** Default cap of the runs folder, in bytes (200 MB). */
 export const DEFAULT_RUNS_MAX_BYTES = 200 * 1024 * 1024;
@@ -25,8 +26,8 @@ export class RunStore {
       ...basics,
       // Capped before it is stored: one run cannot take more than MAX_RUN_RECORD_BYTES of the history.
       prepare: (r) => capRunRecord(r, (s) => redactSecrets(s, currentSecrets(opts)), redactAll),
-      tags: ['profile', 'client', 'outcome'],
-      index: (r) => ({ id: r.id, time: timeOf(r.time), tags: [r.profile, r.client, r.error?.kind ?? 'ok'] }),
+      tags: ['profile', 'app', 'outcome'],
+      index: (r) => ({ id: r.id, time: timeOf(r.time), tags: [r.profile, clientKey(r.client, r.clientId), r.error?.kind ?? 'ok'] }),
       searchText: (r) => [r.code, r.resultText ?? resultText(r.result), r.error?.message ?? ''],
     });
     return new RunStore(log);
@@ -49,7 +50,7 @@ export class RunStore {
   /** Runs matching `q`, newest first (50 unless `q.limit` says otherwise). */
   list(q: RunQuery = {}): RunRecord[] {
     return this.#log.query({
-      tags: { profile: q.profile, client: q.client, outcome: q.outcome },
+      tags: { profile: q.profile, app: q.client ? clientFilterKey(q.client) : undefined, outcome: q.outcome },
       since: parseTime(q.since),
       until: parseTime(q.until),
       text: q.text || undefined,

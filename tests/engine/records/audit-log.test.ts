@@ -42,6 +42,18 @@ describe('AuditLog', () => {
     expect(log.list({ outcome: 'timeout' })).toEqual([]);
   });
 
+  it('filters by client as people know it: the connect id, the shown name or the raw clientInfo, old records too', () => {
+    log.append(makeAudit(1, { client: 'gemini-cli-mcp-client', clientId: 'gemini-cli' }));
+    // Stored before records kept a clientId: still found by the app it names.
+    log.append(makeAudit(2, { client: 'gemini-cli-mcp-client' }));
+    log.append(makeAudit(3, { client: 'my-agent', clientId: 'cursor' }));
+    log.append(makeAudit(4, { client: 'some-other-client' }));
+    for (const f of ['Gemini CLI', 'gemini cli', 'gemini-cli', 'gemini-cli-mcp-client']) expect(times(log.list({ client: f })), f).toEqual(at(2, 1));
+    expect(times(log.list({ client: 'Cursor' }))).toEqual(at(3));
+    expect(times(log.list({ client: 'some-other-client' }))).toEqual(at(4));
+    expect(log.list({ client: 'gemini-cli' })[0]).toMatchObject({ client: 'gemini-cli-mcp-client' });
+  });
+
   it('searches tool, server and client, and pages with before', () => {
     for (let i = 0; i < 30; i++) log.append(makeAudit(i));
     log.append(makeAudit(30, { tool: 'Delete_Everything', client: 'Zed Editor' }));

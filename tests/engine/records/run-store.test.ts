@@ -35,6 +35,17 @@ describe('RunStore', () => {
     expect(store.get('nope')).toBeUndefined();
   });
 
+  it('filters by client as people know it: the connect id, the shown name or the raw clientInfo, old records too', () => {
+    store.append(makeRun(1, { client: 'qwen-cli-mcp-client-switchboard-demo-code', clientId: 'qwen-code' }));
+    store.append(makeRun(2, { client: 'qwen-cli-mcp-client-other' }));
+    store.append(makeRun(3, { client: 'my-agent', clientId: 'cursor' }));
+    store.append(makeRun(4, { client: 'some-other-client' }));
+    for (const f of ['Qwen Code', 'qwen-code', 'qwen-cli-mcp-client-x']) expect(ids(store.list({ client: f })), f).toEqual(runIds(2, 1));
+    expect(ids(store.list({ client: 'cursor' }))).toEqual(runIds(3));
+    expect(ids(store.list({ client: 'some-other-client' }))).toEqual(runIds(4));
+    expect(store.get(makeRun(1).id)).toMatchObject({ client: 'qwen-cli-mcp-client-switchboard-demo-code', clientId: 'qwen-code' });
+  });
+
   it('filters by profile, client and outcome, newest first', () => {
     for (let i = 0; i < 24; i++) store.append(makeRun(i, i % 4 === 0 ? { kind: 'runtime' } : i % 4 === 1 ? { kind: 'budget' } : {}));
     expect(ids(store.list({ profile: 'odd', limit: 3 }))).toEqual(runIds(23, 21, 19));

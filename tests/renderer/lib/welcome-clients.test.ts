@@ -29,6 +29,10 @@ describe('liveLine', () => {
     expect(liveLine(info('cursor'), [session({ name: 'Cursor', tools: 1 })])).toBe('Cursor is connected — 1 tool');
   });
 
+  it('finds the app by the client id status gives it, with no entry of its own (over the network)', () => {
+    expect(liveLine(info('gemini-cli'), [session({ name: 'gemini-cli-mcp-client', clientId: 'gemini-cli', displayName: 'Gemini CLI', transport: 'http', tools: 4 })])).toBe('gemini-cli is connected — 4 tools');
+  });
+
   it('says connected without a count until the count is known, and nothing for other apps', () => {
     expect(liveLine(info('cursor'), [session({ name: 'cursor-vscode', connector: 'cursor' })])).toBe('Cursor is connected');
     expect(liveLine(info('cursor'), [session({ name: 'claude-ai', connector: 'claude-desktop', tools: 3 })])).toBeNull();
