@@ -205,6 +205,20 @@ export interface ConnectOutcome {
   trustNeeded?: { file: string };
   /** A copy-paste client: nextSteps are what to click and paste in it; nothing was written. */
   copyPaste?: true;
+  /** What the client's own listing command said of the entry, when it has one and is installed. */
+  check?: ClientCheck;
+}
+
+/** A client's own listing (`claude mcp list`, …) run after a connect, read for the entry. */
+export interface ClientCheck {
+  /** The command as a person would type it. */
+  command: string;
+  /** connected: listed and started; listed: listed (the listing does not start servers); disabled: listed but switched off (Gemini CLI in a folder it does not trust); failed: listed, could not start; not-listed; unknown: the listing did not answer. */
+  outcome: 'connected' | 'listed' | 'disabled' | 'failed' | 'not-listed' | 'unknown';
+  /** The listing's line naming the entry, cleaned and cut to 200 characters. */
+  line?: string;
+  /** One sentence for the person. */
+  message: string;
 }
 
 export interface ClientWriteResult {

@@ -41,7 +41,7 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   audit [--json] [--client C] [--limit N]   audit log, newest first
   config get|set|unset PATH [JSON] read or change config.json (validated, atomic)
   clients [--json]                 every known client: config file, installed, connected profiles
-  connect CLIENT --profile P [--force] [--trust-folder DIR] · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
+  connect CLIENT --profile P [--force] [--trust-folder DIR] [--no-check] · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
   doctor                           check how each server's command resolves
   search TEXT [--json] [--cursor C] servers in the MCP Registry (settings.registry) whose name contains TEXT (--json: one array)
   install NAME|LINK|FILE.mcpb [--version V] [--yes | --propose] [--name KEY] [--remote]   add a server after showing exactly what runs (--propose: it waits for approval)

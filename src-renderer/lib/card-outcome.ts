@@ -11,6 +11,8 @@ export interface CardOutcome {
   shortened?: string;
   /** Offer to add a folder to the client's trust list (Gemini CLI, Qwen Code). */
   trust?: { file: string };
+  /** What the client's own listing said of the entry (Claude Code, Gemini CLI, …). */
+  check?: { outcome: string; message: string };
 }
 
 export const plainOutcome = (message: string): CardOutcome => ({ message, steps: [], warnings: [] });
@@ -27,5 +29,5 @@ export function connectOutcome(displayName: string, profile: string, r: ClientWr
     : r.replaced === 'other'
       ? `Connected ${displayName} to “${profile}”, replacing an entry that had been changed by hand.`
       : `Connected ${displayName} to “${profile}”.`;
-  return { message, steps, warnings, ...(shortened ? { shortened } : {}), ...(o?.trustNeeded ? { trust: o.trustNeeded } : {}) };
+  return { message, steps, warnings, ...(shortened ? { shortened } : {}), ...(o?.trustNeeded ? { trust: o.trustNeeded } : {}), ...(o?.check ? { check: { outcome: o.check.outcome, message: o.check.message } } : {}) };
 }

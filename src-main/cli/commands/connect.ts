@@ -1,8 +1,9 @@
-// `switchboard connect CLIENT --profile P [--force] [--trust-folder DIR]`: add the profile's shim
+// `switchboard connect CLIENT --profile P [--force] [--trust-folder DIR] [--no-check]`: add the profile's shim
 // entry to a client, then say exactly what is left to do in that client.
 import path from 'node:path';
 import { assertInstalled, assertKnownProfile, connectorFromArgs, requireProfileFlag } from '../../engine/clients/client-lookup.ts';
-import type { Connector, WriteOutcome } from '../../engine/clients/connector.ts';
+import { entryName, type Connector, type WriteOutcome } from '../../engine/clients/connector.ts';
+import { checkListing } from '../../engine/clients/listing.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { SocketControlClient } from '../engine-client.ts';
@@ -25,6 +26,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     profile: { type: 'string' },
     force: { type: 'boolean' },
     'trust-folder': { type: 'string' },
+    'no-check': { type: 'boolean' },
   });
   const c = connectorFromArgs('connect', positionals, { home: ctx.home, env: ctx.env, platform: ctx.platform });
   const profile = requireProfileFlag('connect', values.profile);
@@ -46,7 +48,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   const shared = c.sharedWith();
   if (shared) ctx.stdout(`${c.displayName} reads ${shared}'s file (${out.path}): the one entry serves both, so ${shared} sees it too.\n`);
-  ctx.stdout(`Next: ${c.spec.nextStep}\n`);
+  // The client's own listing, when it has one and is installed: proof it sees the entry.
+  const check = values['no-check'] || !c.installed() ? undefined : await checkListing(c.id, c.displayName, entryName(profile), { env: ctx.env, platform: ctx.platform });
+  ctx.stdout(check ? `${check.message}\n` : `Next: ${c.spec.nextStep}\n`);
+  if (check && check.outcome !== 'connected') ctx.stdout(`Next: ${c.spec.nextStep}\n`);
   const trust = trustDir === undefined ? await c.trustAdvice(out.changed) : null;
   if (trust) {
     const folders = trust.trusted.map((f) => t(f)).join(', ');

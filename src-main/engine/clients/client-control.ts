@@ -9,6 +9,7 @@ import { readClientState } from './client-state.ts';
 import { getConnector, listConnectors, entryName, type Connector, type ConnectorOptions, type WriteOutcome } from './connector.ts';
 import { applyImport, defaultImportProfile, withProfileServers, withServers } from './import-apply.ts';
 import { codeLoadingEnv, planImport } from './import.ts';
+import { checkListing } from './listing.ts';
 import { defaultShimEntry } from './shim-entry.ts';
 
 export interface ClientControlDeps extends ConnectorOptions {
@@ -107,7 +108,9 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
       const installed = c.installed();
       if (!p.force) assertInstalled(c, `Install it first, or choose "Connect anyway" to create ${c.configPath()}.`);
       const r = await c.connect(profile, shim(profile));
-      return { ...r, outcome: connectOutcome(c, profile, r, installed, await c.trustAdvice(r.changed)) };
+      const outcome = connectOutcome(c, profile, r, installed, await c.trustAdvice(r.changed));
+      const check = installed ? await checkListing(c.id, c.displayName, entryName(profile), opts) : undefined;
+      return { ...r, outcome: check ? { ...outcome, check } : outcome };
     },
     'clients.trustFolder': async (p) => connector(p.client).trustFolder(requireString(p.folder, 'the folder to trust')),
     // No check against config.json: a profile deleted since connecting must still be removable.

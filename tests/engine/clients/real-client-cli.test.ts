@@ -1,0 +1,77 @@
+// Real client CLIs from npm, installed at test time into a cache folder outside the checkout:
+// `switchboard connect` writes the entry into a temp user's files, runs the client's own listing
+// (`gemini mcp list`, `codex mcp list`, `opencode mcp list`) and reports that the client sees the
+// entry; the listing is then run again here, by the test, to read it first-hand.
+// Claude Code 2.1 and Qwen Code 0.24 need Node 22 (this machine has Node 20) and are skipped by
+// name. Installing the three takes ~20 s and ~870 MB on a cold npm cache; the cache folder is kept.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanupHomes, fixtureServer, makeHome } from '../../helpers/home.ts';
+
+const run = promisify(execFile);
+
+/** Pinned versions: the ones issue 24 was tried with. */
+const CLIS = [
+  { id: 'gemini-cli', pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', setup: (u: string) => mkdirSync(path.join(u, '.gemini'), { recursive: true }) },
+  { id: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex', setup: (u: string) => mkdirSync(path.join(u, '.codex'), { recursive: true }) },
+  { id: 'opencode', pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode', setup: (u: string) => mkdirSync(path.join(u, '.config', 'opencode'), { recursive: true }) },
+] as const;
+const NODE22_ONLY = [
+  ['claude-code', '@anthropic-ai/claude-code@2.1.332'],
+  ['qwen-code', '@qwen-code/qwen-code@0.24.4'],
+] as const;
+for (const [id, pkg] of NODE22_ONLY) console.log(`skipped "${id}: its own listing sees the entry": ${pkg} needs Node 22, this test runs on Node ${process.versions.node}`);
+
+const cacheDir = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'switchboard', 'real-clients', CLIS.map((c) => `${c.pkg.replace('/', '+')}@${c.version}`).join(','));
+const binDir = path.join(cacheDir, 'node_modules', '.bin');
+let installError: string | undefined;
+
+beforeAll(async () => {
+  if (CLIS.every((c) => existsSync(path.join(binDir, c.bin)))) return;
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(path.join(cacheDir, 'package.json'), '{ "name": "switchboard-real-clients", "private": true }\n');
+  try {
+    // One npm call for all of them; outside the checkout, so its .npmrc does not apply. No install scripts are needed.
+    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', cacheDir, ...CLIS.map((c) => `${c.pkg}@${c.version}`)], { cwd: cacheDir, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    // The one install script needed: opencode-ai's postinstall links its platform binary.
+    await run(process.execPath, ['postinstall.mjs'], { cwd: path.join(cacheDir, 'node_modules', 'opencode-ai'), timeout: 60_000 });
+  } catch (e) {
+    installError = String((e as Error).message).split('\n').slice(0, 3).join(' ');
+  }
+}, 380_000);
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'sb-real-cli-'));
+afterAll(async () => {
+  await cleanupHomes();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('real client CLIs list the entry connect wrote', () => {
+  it.each(CLIS)('$id: its own listing sees the entry, and connect says so', { timeout: 120_000 }, async (cli) => {
+    const program = path.join(binDir, cli.bin);
+    if (!existsSync(program)) {
+      console.log(`skipped "${cli.id}: its own listing sees the entry": ${cli.pkg}@${cli.version} could not be installed (${installError ?? 'no binary after install'})`);
+      return;
+    }
+    const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { demo: { servers: ['basic'] } } });
+    const user = mkdtempSync(path.join(root, `${cli.id}-`));
+    const work = path.join(user, 'work');
+    mkdirSync(work);
+    cli.setup(user);
+    const env = { PATH: `${binDir}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, HOME: user, XDG_CONFIG_HOME: path.join(user, '.config') };
+    const trust = cli.id === 'gemini-cli' ? ['--trust-folder', work] : [];
+    const { stdout } = await run(process.execPath, [BIN, 'connect', cli.id, '--profile', 'demo', '--home', home, ...trust], { env, cwd: work, timeout: 90_000 });
+    expect(stdout).toMatch(new RegExp(`^Checked: .* lists "switchboard-demo" (and connected to it|\\(")`, 'm'));
+    // Codex's listing does not start servers; the others connected to the profile through the shim.
+    if (cli.id !== 'codex') expect(stdout).toContain('lists "switchboard-demo" and connected to it');
+
+    const listed = await run(program, ['mcp', 'list'], { env, cwd: work, timeout: 90_000 });
+    const line = `${listed.stdout}\n${listed.stderr}`.split('\n').find((l) => /switchboard-demo\b/.test(l));
+    expect(line, listed.stdout).toBeDefined();
+    expect(line).not.toMatch(/failed|disconnected|disabled/i);
+  });
+});
