@@ -3,6 +3,7 @@
 // entry, and the answer is put in plain words. The command runs without a shell, with the env
 // connect used, bounded in time and output; what it prints is only read, never shown whole.
 import { execFile } from 'node:child_process';
+import { escapeRegExp } from '../../../src-shared/regexp.ts';
 import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import type { ClientCheck } from '../../../src-shared/api.ts';
 import { findOnPath } from './connector.ts';
@@ -41,7 +42,7 @@ const DISABLED = /\bdisabled\b/i;
  * connected / failed words when the listing probes servers.
  */
 export function readListing(output: string, entry: string, probes: boolean): Pick<ClientCheck, 'outcome' | 'line'> {
-  const named = new RegExp(`(^|[^A-Za-z0-9_-])${entry.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9_-])`);
+  const named = new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(entry)}($|[^A-Za-z0-9_-])`);
   // eslint-disable-next-line no-control-regex
   const lines = output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/);
   const i = lines.findIndex((l) => named.test(l));

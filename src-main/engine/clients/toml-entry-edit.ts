@@ -1,6 +1,7 @@
 // Adds or removes one `[container.name]` table in a TOML file by editing only that table's lines.
 // smol-toml validates the file and renders our table's body; a full re-serialise would drop the
 // user's comments and layout.
+import { escapeRegExp } from '../../../src-shared/regexp.ts';
 import { parse, stringify, TomlError } from 'smol-toml';
 import { ClientFileError } from './client-errors.ts';
 import type { Layout } from './json-entry-edit.ts';
@@ -26,14 +27,11 @@ export function readTomlEntries(text: string, container: string, file: string): 
   return c && typeof c === 'object' && !Array.isArray(c) ? (JSON.parse(JSON.stringify(c)) as Record<string, unknown>) : undefined;
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Line range [start, end) of `[container.name]` and its sub-tables, or null. */
 function findTable(lines: string[], container: string, name: string): { start: number; end: number } | null {
-  const key = `(?:${escapeRe(name)}|"${escapeRe(name)}")`;
-  const ours = new RegExp(`^\\s*\\[\\s*${escapeRe(container)}\\s*\\.\\s*${key}\\s*(?:\\.[^\\]]*)?\\]\\s*(?:#.*)?$`);
+  const key = `(?:${escapeRegExp(name)}|"${escapeRegExp(name)}")`;
+  const ours = new RegExp(`^\\s*\\[\\s*${escapeRegExp(container)}\\s*\\.\\s*${key}\\s*(?:\\.[^\\]]*)?\\]\\s*(?:#.*)?$`);
   const anyHeader = /^\s*\[/;
   const start = lines.findIndex((l) => ours.test(l));
   if (start < 0) return null;
@@ -104,8 +102,8 @@ export function readTomlArrayEntries(text: string, container: string, nameField:
 
 /** Line range [start, end) of the `[[container]]` block (with its `[container.x]` sub-tables) named `name`, or null. */
 function findArrayItem(lines: string[], container: string, nameField: string, name: string, file: string): { start: number; end: number } | null {
-  const item = new RegExp(`^\\s*\\[\\[\\s*${escapeRe(container)}\\s*\\]\\]\\s*(?:#.*)?$`);
-  const sub = new RegExp(`^\\s*\\[\\s*${escapeRe(container)}\\s*\\.`);
+  const item = new RegExp(`^\\s*\\[\\[\\s*${escapeRegExp(container)}\\s*\\]\\]\\s*(?:#.*)?$`);
+  const sub = new RegExp(`^\\s*\\[\\s*${escapeRegExp(container)}\\s*\\.`);
   const anyHeader = /^\s*\[/;
   for (let start = 0; start < lines.length; start++) {
     if (!item.test(lines[start]!)) continue;

@@ -1,4 +1,5 @@
 // Keeps secrets out of records: known secret values, and strings shaped like well-known tokens.
+import { escapeRegExp } from '../../../src-shared/regexp.ts';
 export const REDACTED = '[redacted]';
 
 /**
@@ -136,6 +137,3 @@ function compile(secrets: readonly string[]): RegExp | undefined {
   return cacheRegex;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
