@@ -94,13 +94,18 @@ export function parseControlParams<M extends ControlMethod>(method: M, params: u
   throw new SwitchboardError('bad-request', `Bad parameters for ${method}: ${describeIssues(r.error.issues)}.`);
 }
 
+const digest = z.string().regex(/^[0-9a-f]{64}$/).optional();
+const BOOT_DIGESTS = z.object({ tools: digest, prompts: digest, resources: digest, resourceTemplates: digest });
+
 /** The first line on the engine socket; `resume` is sent by a shim reconnecting after an engine restart. */
 export const SOCKET_HELLO = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('mcp'),
     profile: text,
     v: z.literal(1),
-    resume: z.object({ initialize: z.unknown() }).optional(),
+    // `boot`: the shim answered the client's first lists itself (from the last engine's boot
+    // answer), with these digests; a list that differs now is announced to the client.
+    resume: z.object({ initialize: z.unknown(), boot: BOOT_DIGESTS.optional().catch(undefined) }).optional(),
     // A client id that is none (hand-edited entry) is dropped, not a refused connection.
     client: z.string().regex(CONNECTOR_ID_RE).optional().catch(undefined),
   }),

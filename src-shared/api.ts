@@ -500,11 +500,18 @@ export interface ControlRequest {
 }
 export type ControlResponse = { id: number; result: unknown } | { id: number; error: ErrorData };
 
+/**
+ * The digests of the lists a shim answered its client from the last engine's boot answer before
+ * handing the session to this engine (`resume.boot`), by list: tools, prompts, resources,
+ * resourceTemplates.
+ */
+export type BootDigests = Partial<Record<'tools' | 'prompts' | 'resources' | 'resourceTemplates', string>>;
+
 /** First line a client writes on the engine socket, choosing what the connection is. */
 export type SocketHello =
-  /** `resume`: a shim reconnecting after an engine restart replays its client's initialize params. */
+  /** `resume`: a shim reconnecting after an engine restart replays its client's initialize params (`boot`: see BootDigests). */
   /** `client`: the connector id of the entry that started the shim (`--client`), when it names one. */
-  | { kind: 'mcp'; profile: string; v: 1; resume?: { initialize: unknown }; client?: string }
+  | { kind: 'mcp'; profile: string; v: 1; resume?: { initialize: unknown; boot?: BootDigests }; client?: string }
   | { kind: 'control'; v: 1 };
 
 /** A transport-agnostic client of the API (socket, HTTP, IPC). The renderer and CLI use this. */

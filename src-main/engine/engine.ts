@@ -1,5 +1,6 @@
 // The engine: owns every piece of state of one home and wires them together, in dependency
 // order, each part given what it needs when it is made. What each part does lives in its file.
+import { BootAnswers } from './gateway/boot-answers.ts';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -59,6 +60,7 @@ export class Engine implements ControlEngine {
   readonly learned: LearnedTypes;
   readonly approvals: ApprovalCenter;
   readonly skills: SkillStore;
+  readonly bootAnswers: BootAnswers;
   readonly supervisor: Supervisor;
   readonly gateway: Gateway;
   readonly control: ControlHandler;
@@ -80,6 +82,7 @@ export class Engine implements ControlEngine {
     this.learned = new LearnedTypes(paths.learnedTypesFile, { onError: (m) => log(`learned types: ${m}`) });
     this.approvals = new ApprovalCenter({ log });
     this.skills = SkillStore.open(paths.skillsFile);
+    this.bootAnswers = new BootAnswers({ dir: BootAnswers.dirOf(paths.runDir), configFile: paths.config, log });
     if (this.skills.problem) log(`skills: ${this.skills.problem}`);
     // Servers ask clients things (sampling, elicitation) and the gateway routes them; the gateway
     // calls servers. The handlers below run only once apply() started a server, after `gateway` exists.
@@ -106,6 +109,7 @@ export class Engine implements ControlEngine {
         return { ...result, _meta: { 'switchboard/runId': runId } };
       },
       version: VERSION,
+      bootAnswers: this.bootAnswers,
     });
     this.supervisor = supervisor;
     // The bench's side-by-side of the tools/call fast path and the SDK path (bench/index.ts --sdk-path).
@@ -192,6 +196,7 @@ export class Engine implements ControlEngine {
     await this.http?.close();
     await this.socket.close();
     await this.gateway.dispose();
+    await this.bootAnswers.dispose();
     await this.sandbox.dispose();
     await this.learned.flush();
     await this.supervisor.dispose();

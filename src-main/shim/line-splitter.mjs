@@ -64,6 +64,16 @@ export class LineSplitter {
     }
   }
 
+  /**
+   * Hands over the bytes of an unfinished line and forgets them (the shim's relay goes from lines
+   * to raw bytes mid-stream); empty while a line is being dropped.
+   */
+  takePending() {
+    const held = this.dropping ? Buffer.alloc(0) : Buffer.concat(this.chunks, this.bytes);
+    if (!this.dropping) this.reset();
+    return held;
+  }
+
   /** Forgets an unfinished line (the stream was cut, e.g. a reconnect). */
   reset() {
     this.chunks = [];

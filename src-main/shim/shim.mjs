@@ -13,6 +13,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { answerFromBoot, clientNameOf, initializeFromBoot, readBootAnswer } from './boot-answer.mjs';
 import { claimEngineStart, engineCommand, engineEnv } from './engine-launch.mjs';
 import { LineSplitter } from './line-splitter.mjs';
 
@@ -87,8 +88,26 @@ export async function runShim(argv) {
 
   /** @type {net.Socket | null} */
   let sock = null;
-  /** Lines from the client not yet delivered to an engine. @type {Buffer[]} */
+  /** Bytes from the client not yet delivered to an engine. @type {Buffer[]} */
   let queue = [];
+  /**
+   * Until the first engine is reached, the client's lines are held whole (not as chunks), so the
+   * ones a boot answer takes care of can be answered here and left out. Unbounded, as the
+   * chunks were: a client sends little before its initialize is answered.
+   * @type {Buffer[]}
+   */
+  let early = [];
+  /**
+   * Whether the client's lines may be answered from a boot answer: the first connect found no
+   * engine, and the client's initialize found one (undefined: the first connect has not ended).
+   * @type {boolean | undefined}
+   */
+  let noEngine;
+  /** The boot answer that answered the client's initialize, and the digests of the lists it answered. */
+  /** @type {import('./boot-answer.mjs').BootFile | undefined} */
+  let boot;
+  /** @type {Record<string, string>} */
+  const bootServed = {};
   let stdinEnded = false;
   /** The client's initialize params, replayed on reconnect. @type {unknown} */
   let initParams;
@@ -98,7 +117,12 @@ export async function runShim(argv) {
   // gets its id read from its head, so a huge answer leaves the in-flight set too).
   const clientLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectClientLine(l) });
   const engineLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectEngineLine(l), onOversized: ({ head }) => inspectEngineLine(head) });
+  /** Early lines not looked at yet (the first connect has not said whether an engine runs). @type {Buffer[]} */
+  let fresh = [];
+  const earlyLines = new LineSplitter({ maxLineBytes: Infinity, onLine: (l) => fresh.push(l) });
   let engineStarted = false;
+  /** Whether an engine was reached once (the early lines went to it). */
+  let attachedOnce = false;
   let lastStart = 0;
   /** The release of this shim's claim on starting the engine, while it holds one. @type {(() => void) | undefined} */
   let releaseClaim;
@@ -124,9 +148,55 @@ export async function runShim(argv) {
     if (m && (line.includes('"result":') || line.includes('"error":'))) inflight.delete(m[1]);
   }
 
+  /**
+   * Answers what it can of the client's early lines from the boot answer (only when the first
+   * connect found no engine), keeping the rest, in order, for the engine.
+   */
+  function answerEarly() {
+    if (noEngine === undefined) return;
+    for (const line of fresh) if (noEngine === false || !answerFromBootLine(line)) early.push(line);
+    fresh = [];
+  }
+
+  /** @param {Buffer} line @returns {boolean} whether the line was taken care of here */
+  function answerFromBootLine(line) {
+    /** @type {Record<string, unknown> | undefined} */
+    let msg;
+    try {
+      const parsed = JSON.parse(line.toString('utf8'));
+      msg = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined;
+    } catch {
+      msg = undefined;
+    }
+    if (!msg || msg.jsonrpc !== '2.0') return false;
+    if (!boot) {
+      // Only the opening initialize can take a boot answer; a client without one waits for the engine as before.
+      noEngine = false;
+      if (msg.method !== 'initialize' || !('id' in msg)) return false;
+      const name = clientNameOf(msg.params);
+      boot = name === undefined ? undefined : readBootAnswer(home, profile, client.client ?? '', name);
+      if (!boot) return false;
+      noEngine = true;
+      inflight.delete(JSON.stringify(msg.id));
+      process.stdout.write(initializeFromBoot(msg, boot));
+      return true;
+    }
+    const a = answerFromBoot(msg, boot);
+    if (!a) return false;
+    if (a.reply) {
+      inflight.delete(JSON.stringify(msg.id));
+      process.stdout.write(a.reply);
+    }
+    if (a.served) bootServed[a.served] = /** @type {string} */ (boot.digests[a.served]);
+    return true;
+  }
+
   process.stdin.on('data', (chunk) => {
     clientLines.push(chunk);
-    if (sock && !sock.destroyed && sock.readyState === 'open') sock.write(chunk);
+    if (!attachedOnce) {
+      earlyLines.push(chunk);
+      answerEarly();
+    } else if (sock && !sock.destroyed && sock.readyState === 'open') sock.write(chunk);
     else queue.push(chunk);
   });
   process.stdin.on('end', () => {
@@ -189,6 +259,10 @@ export async function runShim(argv) {
   async function connectLoop(resume) {
     const t0 = Date.now();
     let s = await tryConnect();
+    if (!resume && noEngine === undefined) {
+      noEngine = !s;
+      answerEarly();
+    }
     if (!s && !resume) startEngine();
     while (!s) {
       const waited = Date.now() - t0;
@@ -208,10 +282,24 @@ export async function runShim(argv) {
     engineStarted = false;
     releaseClaim?.();
     releaseClaim = undefined;
-    const hello = resume && initParams !== undefined ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams }, ...client } : { kind: 'mcp', profile, v: 1, ...client };
+    // A client whose initialize a boot answer took is handed over as a resumed one.
+    const handover = resume || boot !== undefined;
+    const hello =
+      handover && initParams !== undefined
+        ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams, ...(boot ? { boot: bootServed } : {}) }, ...client }
+        : { kind: 'mcp', profile, v: 1, ...client };
     s.write(JSON.stringify(hello) + '\n');
     s.setNoDelay(true);
     sock = s;
+    if (!attachedOnce) {
+      attachedOnce = true;
+      // The early lines go first, then an unfinished one's bytes; the stream is relayed as bytes from here on.
+      for (const line of [...early, ...fresh]) s.write(Buffer.concat([line, Buffer.from('\n')]));
+      early = [];
+      fresh = [];
+      const rest = earlyLines.takePending();
+      if (rest.length) s.write(rest);
+    }
     for (const chunk of queue) s.write(chunk);
     queue = [];
     if (stdinEnded) s.end();

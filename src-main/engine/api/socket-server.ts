@@ -68,7 +68,7 @@ export class SocketServer {
       }
       if (hello?.kind === 'mcp') {
         const transport = new LineTransport(sock, { initial: rest });
-        void gateway.connect(hello.profile, transport, { kind: 'socket', resumeInitialize: hello.resume?.initialize, connector: hello.client }).then(() => sock.resume());
+        void gateway.connect(hello.profile, transport, { kind: 'socket', resumeInitialize: hello.resume?.initialize, connector: hello.client, bootServed: hello.resume?.boot }).then(() => sock.resume());
       } else if (hello?.kind === 'control') {
         serveControlConnection(sock, control, rest);
         sock.resume();

@@ -1,5 +1,6 @@
 // The profile gateways: one ProfileView per profile, one MCP session per connected client, and
 // the single path every tool call takes (filter → upstream → audit), direct or from code.
+import type { BootAnswers, BootList } from './boot-answers.ts';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -80,6 +81,8 @@ export interface GatewayDeps {
   /** Code surface: runs `execute` for a session. */
   execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string, onProgress?: (p: Progress) => void): Promise<CallToolResult>;
   version: string;
+  /** The boot answers shims give while no engine runs (boot-answers.ts); none in tests that need none. */
+  bootAnswers?: BootAnswers;
 }
 
 export type { CallContext, CallOrigin } from './session-base.ts';
@@ -123,6 +126,10 @@ export class Gateway implements GatewayPort {
       restart: (server) => deps.upstream.restart(server),
       rootsChanged: (server) => deps.upstream.rootsChanged(server),
     });
+  }
+
+  get bootAnswers(): BootAnswers | undefined {
+    return this.#deps.bootAnswers;
   }
 
   get version(): string {
@@ -240,7 +247,11 @@ export class Gateway implements GatewayPort {
    * stdio entry decides: `initialize` → a 2025 session, a request carrying the 2026-07-28 `_meta`
    * envelope or `server/discover` → a modern one); a resumed 2025 client replays its initialize.
    */
-  async connect(profile: string, transport: Transport, info: { kind: 'socket' | 'http'; resumeInitialize?: unknown; connector?: string }): Promise<SessionBase | undefined> {
+  async connect(
+    profile: string,
+    transport: Transport,
+    info: { kind: 'socket' | 'http'; resumeInitialize?: unknown; connector?: string; bootServed?: Partial<Record<BootList, string>> },
+  ): Promise<SessionBase | undefined> {
     const view = this.#views.get(profile);
     if (!view) {
       await refuseUnknownProfile(transport, this.unknownProfileMessage(profile));
@@ -272,7 +283,7 @@ export class Gateway implements GatewayPort {
       return undefined;
     }
     const session = this.#open(profile, 'legacy', info.kind, info.connector) as ClientSession;
-    await session.connect(transport, info.resumeInitialize);
+    await session.connect(transport, info.resumeInitialize, info.bootServed);
     return session;
   }
 

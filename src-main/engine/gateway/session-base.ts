@@ -10,6 +10,7 @@ import type { CallLogRelay } from './call-logs.ts';
 import type { RecentClients } from './recent-clients.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';
+import type { BootAnswers } from './boot-answers.ts';
 import { isLimitedClient, limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
 
 /** Who made a call: handed to the upstream with the call and back with its server requests. */
@@ -50,6 +51,8 @@ export interface DirectCallHandle {
 /** What a session needs of the gateway (the Gateway is one; a small interface keeps the modules apart). */
 export interface GatewayPort {
   readonly version: string;
+  /** Where a 2025 session on the shim's socket keeps its client's boot answer (boot-answers.ts). */
+  readonly bootAnswers?: BootAnswers;
   readonly inputs: InputBridge;
   readonly tasks: TaskBridge;
   readonly callLogs: CallLogRelay;

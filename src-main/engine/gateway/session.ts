@@ -34,6 +34,7 @@ import { clientText } from '../../../src-shared/terminal-text.ts';
 import * as requests from './profile-requests.ts';
 import { FastToolCalls } from './fast-calls.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type ListKind, type SessionInit } from './session-base.ts';
+import { listDigest, type BootList } from './boot-answers.ts';
 
 export type { SessionInit } from './session-base.ts';
 
@@ -55,6 +56,10 @@ export class ClientSession extends SessionBase {
   #named: { info: unknown; name: string } | undefined;
   /** list_changed notifications waiting for their window to close. */
   readonly #changeTimers = new Map<ListKind, NodeJS.Timeout>();
+  /** What this session's initialize was answered (a boot answer repeats it). */
+  #initResult: Record<string, unknown> | undefined;
+  /** Aborts work this session started on its own (the boot answer's check) when it closes. */
+  readonly #closed = new AbortController();
 
   constructor(init: SessionInit) {
     super(init);
@@ -90,7 +95,7 @@ export class ClientSession extends SessionBase {
       return {};
     });
     s.setNotificationHandler(RootsListChangedNotificationSchema, async () => g.clientRootsChanged(this));
-    s.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => (await requests.listTools(this, extra.signal)) as never);
+    s.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => this.#answered('tools', await requests.listTools(this, extra.signal)) as never);
     s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
       const token = req.params._meta?.progressToken;
       if (req.params.task) {
@@ -108,12 +113,12 @@ export class ClientSession extends SessionBase {
           token === undefined ? undefined : (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }),
       });
     });
-    s.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => (await requests.listResources(this, extra.signal)) as never);
-    s.setRequestHandler(ListResourceTemplatesRequestSchema, async (_req, extra) => (await requests.listResourceTemplates(this, extra.signal)) as never);
+    s.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => this.#answered('resources', await requests.listResources(this, extra.signal)) as never);
+    s.setRequestHandler(ListResourceTemplatesRequestSchema, async (_req, extra) => this.#answered('resourceTemplates', await requests.listResourceTemplates(this, extra.signal)) as never);
     s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => (await requests.relayResource(g, this, 'resources/read', req.params, extra.signal)) as never);
     s.setRequestHandler(SubscribeRequestSchema, async (req, extra) => (await requests.relayResource(g, this, 'resources/subscribe', req.params, extra.signal)) as never);
     s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => (await requests.relayResource(g, this, 'resources/unsubscribe', req.params, extra.signal)) as never);
-    s.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => (await requests.listPrompts(this, extra.signal)) as never);
+    s.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => this.#answered('prompts', await requests.listPrompts(this, extra.signal)) as never);
     s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => (await requests.getPrompt(g, this, req.params, extra.signal)) as never);
     // Tasks (2025-11-25): this session's own, in this profile (task-bridge.ts).
     const owner = () => requests.taskOwner(this, this.clientName);
@@ -124,10 +129,46 @@ export class ClientSession extends SessionBase {
     s.setRequestHandler(CompleteRequestSchema, async (req, extra) => (await requests.complete(g, this, req.params, extra.signal)) as never);
   }
 
-  async connect(transport: Transport, resumeInitialize?: unknown): Promise<void> {
+  /**
+   * A list this session was answered: kept as the boot answer of its client (boot-answers.ts),
+   * on the shim's socket, where a shim can find it by the same client's next start.
+   */
+  #answered<T>(kind: BootList, result: T): T {
+    const clientName = this.server.getClientVersion()?.name;
+    if (this.transportKind === 'socket' && typeof clientName === 'string') {
+      this.gateway.bootAnswers?.record({ profile: this.profile, connector: this.connector, clientName }, this.#initResult, kind, result);
+    }
+    return result;
+  }
+
+  /**
+   * The shim answered this client's first lists from its boot answer before this engine ran
+   * (`served`: their digests). Each list is computed now as this session would answer it; one
+   * that differs is announced with list_changed, so the client lists it again.
+   */
+  async #checkBootAnswer(served: Partial<Record<BootList, string>>): Promise<void> {
+    const signal = this.#closed.signal;
+    const compute: Record<BootList, () => Promise<unknown>> = {
+      tools: () => requests.listTools(this, signal),
+      prompts: () => requests.listPrompts(this, signal),
+      resources: () => requests.listResources(this, signal),
+      resourceTemplates: () => requests.listResourceTemplates(this, signal),
+    };
+    await Promise.all(
+      (Object.keys(served) as BootList[]).map(async (kind) => {
+        const result = await compute[kind]?.().catch(() => undefined);
+        if (result === undefined || signal.aborted) return;
+        this.#answered(kind, result);
+        if (listDigest(result) !== served[kind]) this.notifyListChanged(kind === 'resourceTemplates' ? 'resources' : kind);
+      }),
+    );
+  }
+
+  async connect(transport: Transport, resumeInitialize?: unknown, bootServed?: Partial<Record<BootList, string>>): Promise<void> {
     transport.onclose = undefined;
     let fast: FastToolCalls | undefined;
     const onclose = () => {
+      this.#closed.abort();
       this.#cancelNotifications();
       fast?.closeAll();
       this.onclose?.();
@@ -161,13 +202,28 @@ export class ClientSession extends SessionBase {
         prev?.();
         onclose();
       };
+      this.#keepInitResult(transport);
       transport.onmessage?.({ jsonrpc: '2.0', id: RESUME_ID, method: 'initialize', params: resumeInitialize as never });
       transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      if (bootServed) void this.#checkBootAnswer(bootServed);
       return;
     }
     this.server.onclose = onclose;
+    this.#keepInitResult(transport);
     await this.server.connect(transport);
     intercept();
+  }
+
+  /** Keeps what the client's initialize is answered (the one response with protocolVersion and serverInfo). */
+  #keepInitResult(transport: Transport): void {
+    const send = transport.send.bind(transport);
+    transport.send = async (msg: JSONRPCMessage, opts) => {
+      if (this.#initResult === undefined && 'result' in msg) {
+        const r = msg.result as Record<string, unknown>;
+        if (typeof r.protocolVersion === 'string' && r.serverInfo) this.#initResult = r;
+      }
+      return send(msg, opts);
+    };
   }
 
   /**

@@ -1,0 +1,156 @@
+// Boot answers: what a shim may answer by itself while no engine runs yet (issue 23). A client
+// starts its Switchboard entries at the computer's start, and an engine takes ~0.7 s from spawn
+// to an accepting socket; a shim that finds no engine answers the client's `initialize` and its
+// first lists from the file the last engine wrote for that same client and profile, starts the
+// engine, and hands the session over to it with the resume it already has (the initialize
+// replayed, and the digests of the lists it served: the engine tells the client when its own
+// lists differ).
+//
+// One file per profile, connector (`--client`) and clientInfo.name, under <run>/boot/, named by
+// bootKey(). It holds what a 2025-11-25 session of that client was last answered, taken from the
+// engine's own answers (so name fitting, per-client subsets and the approved boot catalogs are
+// all in it), and the stamp of config.json when written: a config changed since (a hand edit
+// while no engine ran) makes the shims wait for an engine as before. Both shims read the format:
+// src-main/shim/boot-answer.mjs and native/shim/src/boot.rs.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { writeFileAtomic } from '../config/atomic-file.ts';
+import { BOOT_FILE_VERSION, bootKey as shimBootKey, fileStamp } from '../../shim/boot-answer.mjs';
+
+export { fileStamp };
+
+/** The lists a boot answer may hold, by the key the file and the shim's hello use. */
+export const BOOT_LISTS = { tools: 'tools/list', prompts: 'prompts/list', resources: 'resources/list', resourceTemplates: 'resources/templates/list' } as const;
+export type BootList = keyof typeof BOOT_LISTS;
+
+
+/** Writes of one file within this window become one, in ms (a client lists three things at once). */
+const WRITE_DELAY_MS = 150;
+
+export interface BootFile {
+  /** BOOT_FILE_VERSION: a shim ignores a file of another. */
+  v: number;
+  /** Who it is for (bootKey's inputs), so that a reader can tell it apart. */
+  profile: string;
+  connector: string;
+  clientName: string;
+  /** config.json's stamp (fileStamp) when written. */
+  config: string;
+  /** The protocol versions an initialize may ask for; any other gets `latest` (as the SDK's Server answers). */
+  protocolVersions: string[];
+  latest: string;
+  /** The initialize result without its protocolVersion. */
+  initialize: Record<string, unknown>;
+  lists: Partial<Record<BootList, unknown>>;
+  /** listDigest of each list, handed back by the shim in its hello. */
+  digests: Partial<Record<BootList, string>>;
+}
+
+/** The file's name for a client of a profile (the shims compute the same; one function for both). */
+export function bootKey(profile: string, connector: string | undefined, clientName: string): string {
+  return shimBootKey(profile, connector ?? '', clientName);
+}
+
+export function listDigest(result: unknown): string {
+  return createHash('sha256').update(JSON.stringify(result)).digest('hex');
+}
+
+export interface BootClient {
+  profile: string;
+  connector: string | undefined;
+  /** The raw clientInfo.name of its initialize. */
+  clientName: string;
+}
+
+export class BootAnswers {
+  readonly dir: string;
+  readonly #configFile: string;
+  readonly #log: (line: string) => void;
+  readonly #files = new Map<string, BootFile>();
+  /** What each file holds on disk (JSON text), to skip writes that change nothing. */
+  readonly #written = new Map<string, string>();
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+  #disposed = false;
+
+  constructor(opts: { dir: string; configFile: string; log?: (line: string) => void }) {
+    this.dir = opts.dir;
+    this.#configFile = opts.configFile;
+    this.#log = opts.log ?? (() => {});
+  }
+
+  static dirOf(runDir: string): string {
+    return path.join(runDir, 'boot');
+  }
+
+  /** A session of `client` was answered `result` for `kind`, after `initialize` answered `init`. */
+  record(client: BootClient, init: Record<string, unknown> | undefined, kind: BootList, result: unknown): void {
+    if (this.#disposed || !init) return;
+    const key = bootKey(client.profile, client.connector, client.clientName);
+    const { protocolVersion: _, ...initialize } = init;
+    const prev = this.#files.get(key);
+    const file: BootFile = {
+      v: BOOT_FILE_VERSION,
+      profile: client.profile,
+      connector: client.connector ?? '',
+      clientName: client.clientName,
+      config: '',
+      protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      latest: LATEST_PROTOCOL_VERSION,
+      initialize,
+      lists: { ...prev?.lists, [kind]: result },
+      digests: { ...prev?.digests, [kind]: listDigest(result) },
+    };
+    this.#files.set(key, file);
+    if (!this.#timers.has(key)) {
+      const t = setTimeout(() => {
+        this.#timers.delete(key);
+        void this.#write(key);
+      }, WRITE_DELAY_MS);
+      t.unref();
+      this.#timers.set(key, t);
+    }
+  }
+
+  /** Writes what is pending now (engine shutdown, tests). */
+  async flush(): Promise<void> {
+    const keys = [...this.#timers.keys()];
+    for (const k of keys) clearTimeout(this.#timers.get(k));
+    this.#timers.clear();
+    await Promise.all(keys.map((k) => this.#write(k)));
+  }
+
+  async dispose(): Promise<void> {
+    await this.flush();
+    this.#disposed = true;
+  }
+
+  async #write(key: string): Promise<void> {
+    const file = this.#files.get(key);
+    if (!file) return;
+    // Stamped at the write: a config saved after the answer was computed gets a list_changed to
+    // the clients connected (and their next list rewrites this), never an older stamp.
+    const text = JSON.stringify({ ...file, config: fileStamp(this.#configFile) });
+    const target = path.join(this.dir, `${key}.json`);
+    if ((this.#written.get(key) ?? readText(target)) === text) {
+      this.#written.set(key, text);
+      return;
+    }
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      await writeFileAtomic(target, text);
+      this.#written.set(key, text);
+    } catch (err) {
+      this.#log(`boot answers: could not write ${key}.json: ${(err as Error).message}`);
+    }
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
