@@ -1,6 +1,5 @@
 // The engine: owns every piece of state of one home and wires them together, in dependency
 // order, each part given what it needs when it is made. What each part does lives in its file.
-import { BootAnswers } from './gateway/boot-answers.ts';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -24,6 +23,8 @@ import { SocketServer } from './api/socket-server.ts';
 import { ControlHandler, type ControlEngine } from './api/control-handlers.ts';
 import { HttpServer } from './http/http-server.ts';
 import { ensureHome, homePaths, type HomePaths } from './home.ts';
+import { BootAnswers } from './gateway/boot-answers.ts';
+import { seedDemoCatalogs } from './config/demo-pins.ts';
 import { APP_ROOT } from './app-root.ts';
 import { FileSecretStore, type SecretStore } from './secrets/secret-store.ts';
 import { secretValuesOf } from './secrets/secret-values.ts';
@@ -128,9 +129,15 @@ export class Engine implements ControlEngine {
     let engine: Engine | undefined;
     try {
       const token = readOrCreateToken(paths.token);
-      const createDefault = () => defaultConfig({ home: paths.home, nodePath: process.execPath });
+      let firstRun = false;
+      const createDefault = () => {
+        firstRun = true;
+        return defaultConfig({ home: paths.home, nodePath: process.execPath });
+      };
       const config = await ConfigStore.open({ file: paths.config, stateDir: paths.home, createDefault, log });
       engine = new Engine(paths, token, config, releaseLock, log, opts.port !== null);
+      // The demo's servers are known: their shipped catalogs answer the first lists while they start.
+      if (firstRun) await seedDemoCatalogs(engine.pins, config.config.servers);
       await engine.#serve(opts.port);
       return engine;
     } catch (err) {

@@ -1,11 +1,11 @@
 // The profile gateways: one ProfileView per profile, one MCP session per connected client, and
 // the single path every tool call takes (filter → upstream → audit), direct or from code.
-import type { BootAnswers, BootList } from './boot-answers.ts';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, type ServerNotification, type ServerRequest, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
+import type { BootAnswers, BootList } from './boot-answers.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ApprovalRecord, AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';

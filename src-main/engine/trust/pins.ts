@@ -72,6 +72,24 @@ export class PinStore {
    * pending. The one place pins.json is written besides approve().
    */
   record(server: string, tools: readonly Tool[]): void {
+    if (this.#record(server, tools)) this.#write();
+  }
+
+  /**
+   * Catalogs known before their servers ever ran here (the first-run demo's, shipped with the app:
+   * config/demo-pins.ts), recorded as if each server had listed them, in one write. A server
+   * that has pins already keeps them.
+   */
+  seed(catalogs: Readonly<Record<string, readonly Tool[]>>): void {
+    let dirty = false;
+    for (const [server, tools] of Object.entries(catalogs)) {
+      if (!this.#data.servers.has(server) && this.#record(server, tools)) dirty = true;
+    }
+    if (dirty) this.#write();
+  }
+
+  /** record() without the write: whether anything changed. */
+  #record(server: string, tools: readonly Tool[]): boolean {
     let pins = this.#data.servers.get(server);
     if (!pins) this.#data.servers.set(server, (pins = new Map()));
     const pending = new Map<string, string>();
@@ -98,7 +116,7 @@ export class PinStore {
       this.#data.catalogs.set(server, { tools: shown, json });
       dirty = true;
     }
-    if (dirty) this.#write();
+    return dirty;
   }
 
   /**
