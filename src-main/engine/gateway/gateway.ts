@@ -16,14 +16,14 @@ import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
 import { RootsRouter } from './roots.ts';
 import { SessionBase, type CallContext, type CallOrigin, type DirectAnswer, type DirectCallContext, type DirectCallHandle, type GatewayPort } from './session-base.ts';
-import { ModernSession } from './modern-session.ts';
+import type { ModernSession } from './modern-session.ts';
+import { loadModernEra, modernEra } from './load-modern.ts';
 import { ListenBridge } from './listen-bridge.ts';
 import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
 import { TaskBridge } from './task-bridge.ts';
 import { CallLogRelay } from './call-logs.ts';
 import { RecentClients } from './recent-clients.ts';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { clientIdField } from '../../../src-shared/client-names.ts';
 
 /** What the gateway needs of the upstream supervisor. */
@@ -269,16 +269,17 @@ export class Gateway implements GatewayPort {
         // Listen streams naming resources need the owning upstreams subscribed.
         const listens = new ListenBridge(this, profile);
         tapInbound(replay, (m) => void listens.inbound(m), () => listens.closeAll());
-        serveStdio(
+        // The replay transport holds the client's messages while the modern side loads.
+        void loadModernEra().then(({ serveStdio }) => serveStdio(
           (ctx) => {
             const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind, info.connector);
-            if (session instanceof ModernSession) return session.server;
+            if (session.era === 'modern') return (session as ModernSession).server;
             // The entry only connects and closes a 2025-era instance: the v1 session does both.
             const legacy = session as ClientSession;
             return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;
           },
           { transport: replay as never, legacy: 'serve' },
-        );
+        ));
       });
       return undefined;
     }
@@ -295,7 +296,7 @@ export class Gateway implements GatewayPort {
   modernRequestSession(profile: string): ModernSession | undefined {
     const view = this.#views.get(profile);
     if (!view) return undefined;
-    return new ModernSession({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http', extensions: this.#extensions(view) });
+    return new (modernEra().ModernSession)({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http', extensions: this.#extensions(view) });
   }
 
   /**
@@ -315,7 +316,7 @@ export class Gateway implements GatewayPort {
   #open(profile: string, era: 'legacy' | 'modern', kind: 'socket' | 'http', connector?: string): SessionBase {
     const view = this.#views.get(profile)!;
     const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind, connector, extensions: this.#extensions(view) };
-    const session = era === 'modern' ? new ModernSession(init) : new ClientSession(init);
+    const session = era === 'modern' ? new (modernEra().ModernSession)(init) : new ClientSession(init);
     this.sessions.add(session);
     const gone = () => {
       if (!this.sessions.delete(session)) return;
@@ -324,7 +325,7 @@ export class Gateway implements GatewayPort {
       this.#roots.audienceChanged();
     };
     session.onclose = gone;
-    if (session instanceof ModernSession) session.server.onclose = gone;
+    if (session.era === 'modern') (session as ModernSession).server.onclose = gone;
     else {
       // Who uses which server decides whose roots a server may see (roots.ts).
       const legacy = session as ClientSession;

@@ -13,7 +13,8 @@ import { APP_ROOT } from '../app-root.ts';
 import { BoundedEventStore } from './event-store.ts';
 import { uiBuildFor } from './ui-build.ts';
 import { MAX_MESSAGE_BYTES } from '../gateway/line-transport.ts';
-import { ModernMcpEndpoint, toFetchRequest } from './modern-endpoint.ts';
+import type { ModernMcpEndpoint } from './modern-endpoint.ts';
+import { loadModernEra } from '../gateway/load-modern.ts';
 
 export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
 /** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */
@@ -224,6 +225,8 @@ export class HttpServer {
     }
     // Which generation: a 2026-07-28 request carries its era's claim (envelope, headers) and
     // goes to the stateless endpoint; everything else to a 2025 session as before.
+    // (The SDK's rule for telling them apart comes with the 2026-07-28 side, loaded on the first such POST.)
+    const { ModernMcpEndpoint, toFetchRequest } = await loadModernEra();
     const request = toFetchRequest(req, this.url, raw);
     if (await ModernMcpEndpoint.isModern(request, body)) {
       this.#modern ??= new ModernMcpEndpoint(gateway);
