@@ -286,7 +286,7 @@ export async function runShim(argv) {
     const handover = resume || boot !== undefined;
     const hello =
       handover && initParams !== undefined
-        ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams, ...(boot ? { boot: bootServed } : {}) }, ...client }
+        ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams, ...(boot && !attachedOnce ? { boot: bootServed } : {}) }, ...client }
         : { kind: 'mcp', profile, v: 1, ...client };
     s.write(JSON.stringify(hello) + '\n');
     s.setNoDelay(true);

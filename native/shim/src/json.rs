@@ -1,7 +1,9 @@
 //! Just enough JSON for the shim: it validates a client line the way `JSON.parse` does and reads
 //! the request's id (written back as `JSON.stringify` would, since that is how the engine echoes
-//! it), whether it is an `initialize`, and the raw text of its params. Nothing is built into a
-//! tree: the shim relays bytes and looks at three members.
+//! it), whether it is an `initialize`, and the raw text of its params. The boot answer
+//! (boot.rs) reads its file and the client's early lines with the same parser, one object's
+//! members at a time. Nothing is built into a tree: the shim relays bytes and looks at a few
+//! members, whose raw text it keeps.
 
 /// What the shim needs to know about one client request.
 #[derive(Debug, PartialEq)]
@@ -234,54 +236,142 @@ impl<'a> Parser<'a> {
     }
 }
 
-fn is_key(key: &[u16], name: &str) -> bool {
+/// Whether a key (or any decoded string) is `name`.
+pub fn is_key(key: &[u16], name: &str) -> bool {
     key.iter().copied().eq(name.encode_utf16())
+}
+
+/// The members of one JSON object: each key, decoded to UTF-16 units as JavaScript holds it, with
+/// the raw text of its value.
+pub struct Members<'a> {
+    list: Vec<(Vec<u16>, &'a [u8])>,
+}
+
+impl<'a> Members<'a> {
+    /// The raw text of member `name`'s value; the last one when the key repeats, as with JSON.parse.
+    pub fn get(&self, name: &str) -> Option<&'a [u8]> {
+        self.list.iter().rev().find(|(k, _)| is_key(k, name)).map(|(_, v)| *v)
+    }
+}
+
+/// The members of `text` when it is one JSON object (whitespace around it allowed); None when it
+/// is not JSON, is another kind of value, or nests deeper than MAX_DEPTH. A member's value is
+/// validated here too, so the raw text `get` hands back is valid JSON.
+pub fn members(text: &[u8]) -> Option<Members<'_>> {
+    let mut p = Parser { b: text, i: 0, depth: 0 };
+    p.ws();
+    if p.peek() != Some(b'{') {
+        return None;
+    }
+    let mut list = Vec::new();
+    p.object(|p, key, start| {
+        list.push((key.to_vec(), &text[start..p.i]));
+        Ok(())
+    })
+    .ok()?;
+    p.ws();
+    if p.i != text.len() {
+        return None;
+    }
+    Some(Members { list })
+}
+
+/// The raw text of each item of `text` when it is one JSON array, else None.
+pub fn items(text: &[u8]) -> Option<Vec<&[u8]>> {
+    let mut p = Parser { b: text, i: 0, depth: 0 };
+    p.ws();
+    if p.peek() != Some(b'[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    p.array(|p| {
+        let start = p.i;
+        p.value()?;
+        out.push(&text[start..p.i]);
+        Ok(())
+    })
+    .ok()?;
+    p.ws();
+    if p.i != text.len() {
+        return None;
+    }
+    Some(out)
+}
+
+/// `text` decoded when it is one JSON string, as UTF-16 units (a lone surrogate stays one).
+pub fn string(text: &[u8]) -> Option<Vec<u16>> {
+    let mut p = Parser { b: text, i: 0, depth: 0 };
+    p.ws();
+    let units = match p.string(true).ok()? {
+        Str::Keep(u) => u,
+        Str::Skip => return None,
+    };
+    p.ws();
+    if p.i != text.len() {
+        return None;
+    }
+    Some(units)
+}
+
+/// Whether `text` is a JSON string that decodes to `s` (`===` in JavaScript).
+pub fn string_is(text: &[u8], s: &str) -> bool {
+    string(text).map_or(false, |u| is_key(&u, s))
+}
+
+/// `text`'s value when it is one JSON number.
+pub fn number(text: &[u8]) -> Option<f64> {
+    let mut p = Parser { b: text, i: 0, depth: 0 };
+    p.ws();
+    let start = p.i;
+    p.number().ok()?;
+    let end = p.i;
+    p.ws();
+    if p.i != text.len() {
+        return None;
+    }
+    std::str::from_utf8(&text[start..end]).ok()?.parse().ok()
+}
+
+/// Valid JSON text with the whitespace between its tokens left out, so that a value taken from
+/// a file written with line breaks still fits in one line of the stream.
+pub fn compact(text: &[u8]) -> String {
+    let mut out = Vec::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for &c in text {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == b'"' {
+                in_string = false;
+            }
+        } else if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            out.push(c);
+            in_string = c == b'"';
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The id, method and params of a JSON-RPC request line; None when the line is not JSON, not an
 /// object, or lacks an id or a method (notifications and responses).
 pub fn inspect_request(line: &[u8]) -> Option<Request> {
-    let mut p = Parser { b: line, i: 0, depth: 0 };
-    p.ws();
-    if p.peek() != Some(b'{') {
-        // Valid JSON that is not an object carries no id; invalid JSON gets the engine's error.
-        return None;
-    }
-    // Last duplicate wins, as with JSON.parse.
-    let mut id: Option<(usize, usize)> = None;
-    let mut method: Option<(usize, usize)> = None;
-    let mut params: Option<(usize, usize)> = None;
-    p.object(|p, key, start| {
-        let span = Some((start, p.i));
-        if is_key(key, "id") {
-            id = span;
-        } else if is_key(key, "method") {
-            method = span;
-        } else if is_key(key, "params") {
-            params = span;
-        }
-        Ok(())
-    })
-    .ok()?;
-    p.ws();
-    if p.i != line.len() {
-        return None;
-    }
-    let (is, ie) = id?;
-    let (ms, me) = method?;
-    let method_is_initialize = {
-        let mut mp = Parser { b: &line[ms..me], i: 0, depth: 0 };
-        matches!(mp.peek(), Some(b'"')) && matches!(mp.string(true), Ok(Str::Keep(ref k)) if is_key(k, "initialize"))
-    };
+    // Valid JSON that is not an object carries no id; invalid JSON gets the engine's error.
+    let m = members(line)?;
+    let id = m.get("id")?;
+    let method = m.get("method")?;
     Some(Request {
-        id: canonical_id(&line[is..ie]),
-        method_is_initialize,
-        params: params.map(|(s, e)| String::from_utf8_lossy(&line[s..e]).into_owned()),
+        id: canonical_id(id),
+        method_is_initialize: string_is(method, "initialize"),
+        params: m.get("params").map(|p| String::from_utf8_lossy(p).into_owned()),
     })
 }
 
 /// `JSON.stringify` of a parsed id value, from its (valid) JSON text.
-fn canonical_id(text: &[u8]) -> String {
+pub fn canonical_id(text: &[u8]) -> String {
     match text.first() {
         Some(b'"') => {
             let mut p = Parser { b: text, i: 0, depth: 0 };
@@ -305,7 +395,7 @@ pub fn quote(s: &str) -> String {
     quote_units(&s.encode_utf16().collect::<Vec<_>>())
 }
 
-fn quote_units(units: &[u16]) -> String {
+pub fn quote_units(units: &[u16]) -> String {
     let mut out = String::with_capacity(units.len() + 2);
     out.push('"');
     for r in char::decode_utf16(units.iter().copied()) {
@@ -412,6 +502,45 @@ mod tests {
         }
         let deep = format!("{{\"id\":1,\"method\":\"x\",\"p\":{}{}}}", "[".repeat(10_000), "]".repeat(10_000));
         assert!(req(&deep).is_none());
+    }
+
+    #[test]
+    fn reads_members_like_json_parse() {
+        let m = members(br#" {"a":1,"b":{"c":[1,{"d":"e"}]},"a":"two","\u0062c":null} "#).unwrap();
+        assert_eq!(m.get("a"), Some(&br#""two""#[..]));
+        assert_eq!(m.get("b"), Some(&br#"{"c":[1,{"d":"e"}]}"#[..]));
+        assert_eq!(m.get("bc"), Some(&b"null"[..]));
+        assert_eq!(m.get("c"), None);
+        let inner = members(m.get("b").unwrap()).unwrap();
+        assert_eq!(items(inner.get("c").unwrap()).unwrap(), [&b"1"[..], &br#"{"d":"e"}"#[..]]);
+        assert!(members(b"{}").unwrap().get("").is_none());
+        for bad in ["[1]", "\"x\"", "{\"a\":1} x", "{\"a\":}", "{\"a\":1,}", "{'a':1}", ""] {
+            assert!(members(bad.as_bytes()).is_none(), "{bad}");
+        }
+        let deep = format!("{{\"a\":{}{}}}", "{\"b\":".repeat(10_000), "}".repeat(10_000));
+        assert!(members(deep.as_bytes()).is_none());
+        assert!(items(b"{}").is_none());
+        assert!(items(b"[1,]").is_none());
+    }
+
+    #[test]
+    fn reads_strings_and_numbers_like_json_parse() {
+        assert_eq!(string(br#""a\u00e9\ud800""#), Some(vec![0x61, 0xe9, 0xd800]));
+        assert!(string_is(br#" "2.0" "#, "2.0"));
+        assert!(!string_is(b"2.0", "2.0"));
+        assert_eq!(string(br#""a" "b""#), None);
+        assert_eq!(number(b"1"), Some(1.0));
+        assert_eq!(number(b"1.0e0"), Some(1.0));
+        assert_eq!(number(b"-0.5"), Some(-0.5));
+        for bad in ["01", "1.", "\"1\"", "1 2", "+1", "NaN"] {
+            assert_eq!(number(bad.as_bytes()), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn compacts_without_touching_strings() {
+        assert_eq!(compact(b"{\n  \"a b\": [1, 2],\r\n\t\"c\": \"x \\\" \\\\ y\"\n}"), r#"{"a b":[1,2],"c":"x \" \\ y"}"#);
+        assert_eq!(compact(b"{}"), "{}");
     }
 
     #[test]

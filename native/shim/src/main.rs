@@ -8,9 +8,14 @@
 //! flight (answered with an error when the engine dies). Responses from the engine start with
 //! `{"jsonrpc":"2.0","id":…`, so their id is read from the head of the line without parsing.
 //!
+//! When its first connect finds no engine, it answers the client's `initialize` and first lists
+//! from the last engine's boot answer while the engine starts (boot.rs), and hands the session
+//! over to the engine as a resumed one.
+//!
 //! Two threads: one copies the client's stdin to the socket, the main one copies the socket to
 //! stdout and reconnects. Each blocks in read(), so a message costs one wake-up per direction.
 
+mod boot;
 mod conn;
 mod json;
 mod paths;
@@ -325,6 +330,11 @@ struct Writer {
     /// Client bytes not yet delivered to an engine.
     queue: Vec<Vec<u8>>,
     stdin_ended: bool,
+    /// The client's lines until the first engine is reached (None from then on).
+    early: Option<boot::Early>,
+    /// The hello's `resume.boot` (the digests of the lists a boot answer served), for every
+    /// engine after the first too, as the Node shim sends it.
+    boot_served: Option<String>,
 }
 
 struct Track {
@@ -561,18 +571,37 @@ fn std_streams() -> (impl Read, impl Write) {
 }
 
 impl Shim {
-    fn hello(&self, resume: bool) -> Vec<u8> {
+    /// The first line to an engine. A client whose initialize a boot answer took is handed over
+    /// as a resumed one, with the digests of the lists it was answered.
+    fn hello(&self, resume: bool, boot_served: Option<&str>) -> Vec<u8> {
         let t = lock(&self.track);
         let profile = json::quote(&self.profile);
         let client = match &self.client {
             Some(c) => format!(",\"client\":{}", json::quote(c)),
             None => String::new(),
         };
-        let s = match (&t.init_params, resume) {
-            (Some(p), true) => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1{client},\"resume\":{{\"initialize\":{p}}}}}\n"),
+        let boot = boot_served.map(|b| format!(",\"boot\":{b}")).unwrap_or_default();
+        let s = match (&t.init_params, resume || boot_served.is_some()) {
+            (Some(p), true) => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1{client},\"resume\":{{\"initialize\":{p}{boot}}}}}\n"),
             _ => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1{client}}}\n"),
         };
         s.into_bytes()
+    }
+
+    /// Writes what the boot answer answered; those requests are no longer in flight. Called
+    /// under the writer lock, before any engine is reached: nothing else writes to stdout then.
+    fn reply_early(&self, replies: Vec<boot::Reply>) {
+        if replies.is_empty() {
+            return;
+        }
+        let mut out = stdout();
+        for r in replies {
+            lock(&self.track).inflight.remove(&r.id);
+            if out.write_all(r.line.as_bytes()).is_err() {
+                // The client has gone.
+                exit(0);
+            }
+        }
     }
 
     /// Starts the engine unless this shim did already (or another starter is doing it: then
@@ -591,6 +620,14 @@ impl Shim {
     fn connect_loop(&self, resume: bool) -> Conn {
         let t0 = Instant::now();
         let mut c = Conn::connect(&self.socket).ok();
+        if !resume {
+            // Whether the client's early lines may be answered from a boot answer.
+            let mut w = lock(&self.writer);
+            if let Some(e) = w.early.as_mut() {
+                let replies = e.first_connect(c.is_some());
+                self.reply_early(replies);
+            }
+        }
         if c.is_none() && !resume {
             self.start_engine_once();
         }
@@ -618,8 +655,18 @@ impl Shim {
         }
         let mut w = lock(&self.writer);
         let mut out = reader.try_clone().unwrap_or_else(|e| fail(&format!("cannot use the engine's socket: {e}")));
+        let early = w.early.take().map(|e| e.hand_over());
+        if let Some((served, _)) = &early {
+            w.boot_served = served.clone();
+        }
         // A write that fails means the engine went away again: the reading half sees it too.
-        let _ = out.write_all(&self.hello(resume));
+        // Only the first engine is told what the boot answer served: a restarted one follows a
+        // client that has since listed from the engine before it.
+        let _ = out.write_all(&self.hello(resume, if resume { None } else { w.boot_served.as_deref() }));
+        // The client's early lines go first; the stream is relayed as bytes from here on.
+        if let Some((_, bytes)) = early {
+            let _ = out.write_all(&bytes);
+        }
         for chunk in std::mem::take(&mut w.queue) {
             let _ = out.write_all(&chunk);
         }
@@ -670,6 +717,11 @@ impl Shim {
                     t.inflight.insert(r.id);
                 }
             });
+            if let Some(e) = w.early.as_mut() {
+                let replies = e.push(chunk);
+                self.reply_early(replies);
+                continue;
+            }
             match w.conn.as_mut() {
                 // Lost if the engine died meanwhile; its id is answered with an error then.
                 Some(c) => drop(c.write_all(chunk)),
@@ -743,12 +795,13 @@ fn run_shim(argv: &[String]) {
     let home = paths::resolve_home(a.home.as_deref());
     let socket = paths::socket_path(&home);
     let client = a.client.filter(|c| is_client_id(c));
+    let early = boot::Early::new(&home, &profile, client.as_deref().unwrap_or(""));
     let shim = Arc::new(Shim {
         home,
         socket,
         profile,
         client,
-        writer: Mutex::new(Writer { conn: None, queue: Vec::new(), stdin_ended: false }),
+        writer: Mutex::new(Writer { conn: None, queue: Vec::new(), stdin_ended: false, early: Some(early), boot_served: None }),
         track: Mutex::new(Track { inflight: HashSet::new(), init_params: None }),
         engine_started: AtomicBool::new(false),
         last_claim_try: Mutex::new(None),

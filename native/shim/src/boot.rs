@@ -1,0 +1,526 @@
+//! The boot answer, as src-main/shim/boot-answer.mjs and the early lines of src-main/shim/shim.mjs
+//! do it (src-main/engine/gateway/boot-answers.ts writes the file): when the shim's first connect
+//! finds no engine, the client's `initialize` and its first lists are answered from the file the
+//! last engine wrote for this client and profile, while the engine starts; the engine then takes
+//! the session over as a resumed one, told which lists the client already holds. Only a file
+//! written under the config.json that is there now is used; anything else waits for the engine.
+//!
+//! The file is the engine's, in an owner-only folder, but it is read as any input: a file too
+//! large, malformed or nested too deep is not used, and the client waits for the engine.
+
+use crate::json::{self, Members};
+use crate::sha256::sha256_hex;
+use std::io::Read;
+use std::path::Path;
+use std::time::UNIX_EPOCH;
+
+/// Mirrors BOOT_FILE_VERSION of boot-answer.mjs: a file of another version is not used.
+const BOOT_FILE_VERSION: f64 = 1.0;
+/// A boot file larger than this is not read, in bytes (the engine's are a few hundred kB).
+const MAX_BOOT_FILE_BYTES: u64 = 64 << 20;
+
+/// The lists a boot answer may hold: the method that asks for each and its key in the file and
+/// the hello (BOOT_LIST_METHODS of boot-answer.mjs).
+const LISTS: [(&str, &str); 4] =
+    [("tools/list", "tools"), ("prompts/list", "prompts"), ("resources/list", "resources"), ("resources/templates/list", "resourceTemplates")];
+
+/// The file's name for a client of a profile (bootKey of boot-answer.mjs): the first 32 hex digits
+/// of the SHA-256 of `profile NUL connector NUL clientName` in UTF-8.
+pub fn key(profile: &str, connector: &str, client_name: &str) -> String {
+    let mut h = sha256_hex(format!("{profile}\0{connector}\0{client_name}").as_bytes());
+    h.truncate(32);
+    h
+}
+
+/// What Node's `statSync(file, { bigint: true })` gives as `${mtimeNs}:${size}`, or `-` when the
+/// file cannot be read (fileStamp of boot-answer.mjs). The engine stamps the boot file with
+/// config.json's, so both must write it the same.
+pub fn file_stamp(file: &Path) -> String {
+    let meta = match std::fs::metadata(file) {
+        Ok(m) => m,
+        Err(_) => return "-".into(),
+    };
+    let mtime = match meta.modified() {
+        Ok(t) => t,
+        // No platform the shim is built for lacks an mtime; should one, no file matches.
+        Err(_) => return "-".into(),
+    };
+    let ns = match mtime.duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_nanos().to_string(),
+        // Before 1970 (a restored backup): Node's mtimeNs is negative.
+        Err(e) => format!("-{}", e.duration().as_nanos()),
+    };
+    format!("{ns}:{}", meta.len())
+}
+
+/// A usable boot answer: what it answers, each part compacted to one line.
+#[derive(Debug)]
+pub struct BootFile {
+    /// The initialize result's members (the file leaves protocolVersion out): `{…}`.
+    initialize: String,
+    /// Each list's result, by its place in LISTS; None when the file has none that is an object.
+    lists: [Option<String>; 4],
+    /// Each list's digest (raw JSON, handed back to the engine as the file has it), by its place in LISTS.
+    digests: [Option<String>; 4],
+    /// The protocol versions an initialize may ask for (the strings of the file's array).
+    protocol_versions: Vec<Vec<u16>>,
+    latest: Vec<u16>,
+}
+
+/// The boot answer for this client, or None when there is none that may be used.
+pub fn read(home: &str, profile: &str, connector: &str, client_name: &[u16]) -> Option<BootFile> {
+    // Hashed as Node's createHash().update(string, 'utf8') does: a lone surrogate as U+FFFD.
+    let name = String::from_utf16_lossy(client_name);
+    let file = Path::new(home).join("run").join("boot").join(format!("{}.json", key(profile, connector, &name)));
+    let text = read_text(&file)?;
+    parse(text.as_bytes(), profile, connector, client_name, &file_stamp(&Path::new(home).join("config.json")))
+}
+
+/// The file's text, decoded as Node's readFileSync(f, 'utf8') does (bad UTF-8 as U+FFFD).
+fn read_text(file: &Path) -> Option<String> {
+    let f = std::fs::File::open(file).ok()?;
+    if f.metadata().ok()?.len() > MAX_BOOT_FILE_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    // Bounded again while reading: the file may grow between the two.
+    f.take(MAX_BOOT_FILE_BYTES + 1).read_to_end(&mut bytes).ok()?;
+    if bytes.len() as u64 > MAX_BOOT_FILE_BYTES {
+        return None;
+    }
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The checks of readBootAnswer in boot-answer.mjs, on the file's text: who it is for, its
+/// shape, and the config.json stamp it was written under (`stamp`, config.json's now).
+pub fn parse(text: &[u8], profile: &str, connector: &str, client_name: &[u16], stamp: &str) -> Option<BootFile> {
+    let f = json::members(text)?;
+    if json::number(f.get("v")?) != Some(BOOT_FILE_VERSION) {
+        return None;
+    }
+    if !json::string_is(f.get("profile")?, profile) || !json::string_is(f.get("connector")?, connector) || json::string(f.get("clientName")?)? != client_name {
+        return None;
+    }
+    let initialize = f.get("initialize")?;
+    json::members(initialize)?;
+    let lists = json::members(f.get("lists")?)?;
+    let digests = json::members(f.get("digests")?)?;
+    let protocol_versions = json::items(f.get("protocolVersions")?)?.into_iter().filter_map(json::string).collect();
+    let latest = json::string(f.get("latest")?)?;
+    if !json::string_is(f.get("config")?, stamp) {
+        return None;
+    }
+    let mut file = BootFile { initialize: json::compact(initialize), lists: Default::default(), digests: Default::default(), protocol_versions, latest };
+    for (k, (_, name)) in LISTS.iter().enumerate() {
+        // A list that is not an object is relayed to the engine, as the Node shim does.
+        file.lists[k] = lists.get(name).filter(|l| json::members(l).is_some()).map(json::compact);
+        file.digests[k] = digests.get(name).map(json::compact);
+    }
+    Some(file)
+}
+
+/// A response line, as `JSON.stringify({ jsonrpc, id, result })` writes it; `id` is already JSON.
+fn response(id: &str, result: &str) -> String {
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}\n")
+}
+
+/// What the shim does with a client line once initialize was answered from a boot answer.
+#[derive(Debug, PartialEq)]
+pub enum Answer {
+    /// The initialized notification: the engine gets it replayed with the initialize.
+    Drop,
+    /// Answered here: the request's id as JSON text, the response line, and the list it served
+    /// (its place in LISTS), if any.
+    Reply { id: String, line: String, served: Option<usize> },
+}
+
+impl BootFile {
+    /// The initialize answer, as the engine's SDK Server would give it: the version the client
+    /// asked for when supported, else the latest (initializeFromBoot of boot-answer.mjs).
+    pub fn initialize_reply(&self, id: &str, params: Option<&[u8]>) -> String {
+        let asked = params.and_then(json::members).and_then(|p| p.get("protocolVersion").and_then(json::string));
+        let version = match asked {
+            Some(v) if self.protocol_versions.contains(&v) => v,
+            _ => self.latest.clone(),
+        };
+        let version = json::quote_units(&version);
+        // The file's members spliced after protocolVersion, as `{ protocolVersion, ...initialize }`
+        // (the text is compacted: an empty object is exactly `{}`).
+        let result = match &self.initialize[1..] {
+            "}" => format!("{{\"protocolVersion\":{version}}}"),
+            rest => format!("{{\"protocolVersion\":{version},{rest}"),
+        };
+        response(id, &result)
+    }
+
+    /// answerFromBoot of boot-answer.mjs: None when the line is for the engine.
+    pub fn answer(&self, msg: &Members) -> Option<Answer> {
+        let method = msg.get("method").and_then(json::string);
+        let is = |name: &str| method.as_ref().map_or(false, |m| json::is_key(m, name));
+        let id = match msg.get("id") {
+            Some(id) => json::canonical_id(id),
+            None => return if is("notifications/initialized") { Some(Answer::Drop) } else { None },
+        };
+        if is("ping") {
+            return Some(Answer::Reply { line: response(&id, "{}"), id, served: None });
+        }
+        let k = LISTS.iter().position(|(m, _)| is(m))?;
+        // A next page is the engine's: the file holds first pages only.
+        if msg.get("params").and_then(json::members).map_or(false, |p| p.get("cursor").is_some()) {
+            return None;
+        }
+        let list = self.lists[k].as_ref()?;
+        Some(Answer::Reply { line: response(&id, list), id, served: Some(k) })
+    }
+}
+
+/// A client request answered here: its id as JSON text (no longer in flight) and the response line.
+#[derive(Debug)]
+pub struct Reply {
+    pub id: String,
+    pub line: String,
+}
+
+/// The client's lines until the first engine is reached: held whole (not as chunks), so that
+/// the ones a boot answer takes care of can be answered here and left out.
+pub struct Early {
+    home: String,
+    profile: String,
+    connector: String,
+    /// None until the first connect ended; then whether lines may be answered here: it found no
+    /// engine and (once the client's first line came) a boot answer took the initialize.
+    no_engine: Option<bool>,
+    /// The boot answer that answered the client's initialize.
+    boot: Option<BootFile>,
+    /// The digests of the lists answered from it, by their place in LISTS.
+    served: [Option<String>; 4],
+    /// Lines left for the engine, in order.
+    kept: Vec<Vec<u8>>,
+    /// Lines not looked at yet (the first connect has not ended).
+    fresh: Vec<Vec<u8>>,
+    /// The bytes of an unfinished line.
+    partial: Vec<u8>,
+}
+
+impl Early {
+    pub fn new(home: &str, profile: &str, connector: &str) -> Early {
+        Early {
+            home: home.into(),
+            profile: profile.into(),
+            connector: connector.into(),
+            no_engine: None,
+            boot: None,
+            served: Default::default(),
+            kept: Vec::new(),
+            fresh: Vec::new(),
+            partial: Vec::new(),
+        }
+    }
+
+    /// Takes the client's next bytes; returns what was answered here. Unbounded, as the queue of
+    /// chunks was: a client sends little before its initialize is answered.
+    pub fn push(&mut self, mut chunk: &[u8]) -> Vec<Reply> {
+        while let Some(nl) = chunk.iter().position(|&b| b == b'\n') {
+            let mut line = std::mem::take(&mut self.partial);
+            line.extend_from_slice(&chunk[..nl]);
+            self.fresh.push(line);
+            chunk = &chunk[nl + 1..];
+        }
+        self.partial.extend_from_slice(chunk);
+        self.answer_fresh()
+    }
+
+    /// The first connect ended, and found an engine or not; returns what was answered here.
+    pub fn first_connect(&mut self, found: bool) -> Vec<Reply> {
+        if self.no_engine.is_none() {
+            self.no_engine = Some(!found);
+        }
+        self.answer_fresh()
+    }
+
+    fn answer_fresh(&mut self) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        if self.no_engine.is_none() {
+            return replies;
+        }
+        for line in std::mem::take(&mut self.fresh) {
+            if self.no_engine == Some(false) || !self.answer_line(&line, &mut replies) {
+                self.kept.push(line);
+            }
+        }
+        replies
+    }
+
+    /// Whether the line was taken care of here (answered, or dropped for the engine's replay).
+    fn answer_line(&mut self, line: &[u8], replies: &mut Vec<Reply>) -> bool {
+        let text = String::from_utf8_lossy(line);
+        let msg = match json::members(text.as_bytes()) {
+            Some(m) => m,
+            None => return false,
+        };
+        if !msg.get("jsonrpc").map_or(false, |v| json::string_is(v, "2.0")) {
+            return false;
+        }
+        let boot = match &self.boot {
+            Some(b) => b,
+            None => {
+                // Only the opening initialize can take a boot answer; a client without one waits
+                // for the engine as before.
+                self.no_engine = Some(false);
+                let id = match msg.get("id") {
+                    Some(id) if msg.get("method").map_or(false, |m| json::string_is(m, "initialize")) => json::canonical_id(id),
+                    _ => return false,
+                };
+                let params = msg.get("params");
+                let name = match params.and_then(client_name_of) {
+                    Some(n) => n,
+                    None => return false,
+                };
+                let boot = match read(&self.home, &self.profile, &self.connector, &name) {
+                    Some(b) => b,
+                    None => return false,
+                };
+                self.no_engine = Some(true);
+                replies.push(Reply { line: boot.initialize_reply(&id, params), id });
+                self.boot = Some(boot);
+                return true;
+            }
+        };
+        match boot.answer(&msg) {
+            None => false,
+            Some(Answer::Drop) => true,
+            Some(Answer::Reply { id, line, served }) => {
+                if let Some(k) = served {
+                    self.served[k] = boot.digests[k].clone();
+                }
+                replies.push(Reply { id, line });
+                true
+            }
+        }
+    }
+
+    /// What the first engine gets after the hello: the lines kept, each with its newline, then
+    /// an unfinished line's bytes (the stream is relayed as bytes from there on). With them, when
+    /// a boot answer took the initialize, the hello's `boot` member: the digests of the lists
+    /// it served (`{}` when none).
+    pub fn hand_over(self) -> (Option<String>, Vec<u8>) {
+        let mut bytes = Vec::new();
+        for line in self.kept.iter().chain(self.fresh.iter()) {
+            bytes.extend_from_slice(line);
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(&self.partial);
+        let served = self.boot.as_ref().map(|_| {
+            let kinds: Vec<String> =
+                LISTS.iter().zip(self.served.iter()).filter_map(|((_, name), d)| d.as_ref().map(|d| format!("\"{name}\":{d}"))).collect();
+            format!("{{{}}}", kinds.join(","))
+        });
+        (served, bytes)
+    }
+}
+
+/// The clientInfo.name of an initialize's params, when it is a string.
+fn client_name_of(params: &[u8]) -> Option<Vec<u16>> {
+    let info = json::members(params)?.get("clientInfo")?;
+    json::string(json::members(info)?.get("name")?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STAMP: &str = "1700000000123456789:42";
+
+    fn units(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    fn file_text(over: &[(&str, &str)]) -> String {
+        let mut m: Vec<(&str, String)> = vec![
+            ("v", "1".into()),
+            ("profile", "\"p\"".into()),
+            ("connector", "\"\"".into()),
+            ("clientName", "\"c\"".into()),
+            ("config", format!("\"{STAMP}\"")),
+            ("protocolVersions", r#"["2025-11-25","2025-06-18"]"#.into()),
+            ("latest", "\"2025-11-25\"".into()),
+            ("initialize", r#"{"capabilities":{"tools":{}},"serverInfo":{"name":"switchboard-p","version":"1"}}"#.into()),
+            ("lists", r#"{"tools":{"tools":[{"name":"a"}]},"prompts":[1]}"#.into()),
+            ("digests", format!("{{\"tools\":\"{}\"}}", "d".repeat(64))),
+        ];
+        for (k, v) in over {
+            match m.iter_mut().find(|(n, _)| n == k) {
+                Some(e) => e.1 = v.to_string(),
+                None => m.push((k, v.to_string())),
+            }
+        }
+        format!("{{{}}}", m.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","))
+    }
+
+    fn boot(over: &[(&str, &str)]) -> Option<BootFile> {
+        parse(file_text(over).as_bytes(), "p", "", &units("c"), STAMP)
+    }
+
+    fn answer(b: &BootFile, line: &str) -> Option<Answer> {
+        b.answer(&json::members(line.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn names_the_file_as_the_engine_does() {
+        // bootKey('p', '', 'Claude Code') and bootKey('p', 'cursor', 'x') of boot-answer.mjs.
+        assert_eq!(key("p", "", "Claude Code"), "3e33d3126a83b4037e35d75d375d07a0");
+        assert_eq!(key("p", "cursor", "x"), "2b14658ce7fe799eeab2def3bd937921");
+        assert_eq!(key("p", "", "\u{e9}"), "5cd878170ee1b14bd5a7a185c371e8bc");
+    }
+
+    #[test]
+    fn stamps_a_file_as_node_does() {
+        let dir = std::env::temp_dir().join(format!("sb-boot-stamp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("config.json");
+        assert_eq!(file_stamp(&f), "-");
+        std::fs::write(&f, b"{\"a\":1}\n").unwrap();
+        let stamp = file_stamp(&f);
+        let (ns, size) = stamp.split_once(':').unwrap();
+        assert_eq!(size, "8");
+        assert!(ns.len() >= 19 && ns.bytes().all(|b| b.is_ascii_digit()), "{stamp}");
+        // A known mtime, to the nanosecond (GNU touch, as on the Linux machines the tests run on).
+        #[cfg(target_os = "linux")]
+        {
+            let ok = std::process::Command::new("touch").arg("-d").arg("@1700000000.123456789").arg(&f).status().map_or(false, |s| s.success());
+            if ok {
+                assert_eq!(file_stamp(&f), "1700000000123456789:8");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn uses_only_a_file_for_this_client_and_config() {
+        assert!(boot(&[]).is_some());
+        // Numbers compare by value, as JSON.parse reads them.
+        assert!(boot(&[("v", "1.0")]).is_some());
+        for over in [
+            ("v", "2"),
+            ("v", "\"1\""),
+            ("profile", "\"q\""),
+            ("connector", "\"cursor\""),
+            ("clientName", "\"C\""),
+            ("config", "\"1:42\""),
+            ("config", "1"),
+            ("initialize", "[]"),
+            ("lists", "null"),
+            ("digests", "\"x\""),
+            ("protocolVersions", "{}"),
+            ("latest", "1"),
+        ] {
+            assert!(boot(&[over]).is_none(), "{over:?}");
+        }
+        // The last of a repeated key, as JSON.parse keeps.
+        assert!(boot(&[("v", "1,\"v\":2")]).is_none());
+        assert!(boot(&[("v", "2,\"v\":1")]).is_some());
+        for bad in ["", "nope", "[1]", "{\"v\":1", "{}", &file_text(&[])[1..]] {
+            assert!(parse(bad.as_bytes(), "p", "", &units("c"), STAMP).is_none(), "{bad}");
+        }
+        let deep = file_text(&[("initialize", &format!("{{\"a\":{}{}}}", "[".repeat(10_000), "]".repeat(10_000)))]);
+        assert!(parse(deep.as_bytes(), "p", "", &units("c"), STAMP).is_none());
+        // A lone surrogate in the client's name is never equal to a whole character.
+        assert!(parse(file_text(&[("clientName", "\"\\ud800\"")]).as_bytes(), "p", "", &units("\u{fffd}"), STAMP).is_none());
+    }
+
+    #[test]
+    fn answers_initialize_as_the_sdk_server_does() {
+        let b = boot(&[]).unwrap();
+        let reply = |params: &str| b.initialize_reply("1", Some(params.as_bytes()));
+        assert_eq!(
+            reply(r#"{"protocolVersion":"2025-06-18"}"#),
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"switchboard-p\",\"version\":\"1\"}}}\n"
+        );
+        assert!(reply(r#"{"protocolVersion":"1999-01-01"}"#).contains("\"protocolVersion\":\"2025-11-25\""));
+        assert!(reply("{}").contains("\"protocolVersion\":\"2025-11-25\""));
+        assert!(b.initialize_reply("\"x\"", None).starts_with("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":{\"protocolVersion\":\"2025-11-25\","));
+        // An empty initialize, and one written with line breaks: still one line of valid JSON.
+        let empty = boot(&[("initialize", "{ }")]).unwrap();
+        assert_eq!(empty.initialize_reply("1", None), "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\"}}\n");
+        let spaced = boot(&[("initialize", "{\n  \"a\": \"x y\",\n  \"b\": [1, 2]\n}")]).unwrap();
+        assert_eq!(spaced.initialize_reply("1", None), "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\",\"a\":\"x y\",\"b\":[1,2]}}\n");
+    }
+
+    #[test]
+    fn answers_a_first_page_it_holds_and_ping() {
+        let b = boot(&[]).unwrap();
+        assert_eq!(
+            answer(&b, r#"{"jsonrpc":"2.0","id":"x","method":"tools/list"}"#),
+            Some(Answer::Reply { id: "\"x\"".into(), line: "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":{\"tools\":[{\"name\":\"a\"}]}}\n".into(), served: Some(0) })
+        );
+        assert_eq!(answer(&b, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#), Some(Answer::Reply { id: "2".into(), line: "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n".into(), served: None }));
+        assert_eq!(answer(&b, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), Some(Answer::Drop));
+        for relayed in [
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"n"}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":null}}"#,
+            // A list the file lacks, and one that is not an object.
+            r#"{"jsonrpc":"2.0","id":4,"method":"resources/list"}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"prompts/list"}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a"}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"ping"}"#,
+        ] {
+            assert_eq!(answer(&b, relayed), None, "{relayed}");
+        }
+    }
+
+    #[test]
+    fn answers_early_lines_only_when_no_engine_ran() {
+        let home = std::env::temp_dir().join(format!("sb-boot-early-{}", std::process::id()));
+        let dir = home.join("run").join("boot");
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = home.join("config.json");
+        std::fs::write(&config, "{}").unwrap();
+        let text = file_text(&[("config", &json::quote(&file_stamp(&config)))]);
+        std::fs::write(dir.join(format!("{}.json", key("p", "", "c"))), text).unwrap();
+        let h = home.to_string_lossy();
+        let init = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}\n";
+        let rest = b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\"}\n{\"jsonrpc\"";
+
+        // No engine: held until the first connect ends, then answered; the rest kept in order.
+        let mut e = Early::new(&h, "p", "");
+        assert!(e.push(&init[..20]).is_empty());
+        assert!(e.push(&init[20..]).is_empty());
+        let first = e.first_connect(false);
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].id, "1");
+        assert!(first[0].line.contains("\"protocolVersion\":\"2025-06-18\",\"capabilities\""));
+        let later = e.push(rest);
+        assert_eq!(later.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["2"]);
+        let (served, bytes) = e.hand_over();
+        assert_eq!(served.unwrap(), format!("{{\"tools\":\"{}\"}}", "d".repeat(64)));
+        assert_eq!(bytes, b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\"}\n{\"jsonrpc\"");
+
+        // An engine found: every byte goes to it, as it came.
+        let mut e = Early::new(&h, "p", "");
+        assert!(e.push(init).is_empty());
+        assert!(e.first_connect(true).is_empty());
+        assert!(e.push(rest).is_empty());
+        let (served, bytes) = e.hand_over();
+        assert_eq!(served, None);
+        assert_eq!(bytes, [&init[..], &rest[..]].concat());
+
+        // Another client (no file for it), or a first line that is not initialize: to the engine.
+        for first in [&b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"clientInfo\":{\"name\":\"d\"}}}\n"[..], &b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}\n"[..]] {
+            let mut e = Early::new(&h, "p", "");
+            assert!(e.push(first).is_empty());
+            assert!(e.first_connect(false).is_empty());
+            assert!(e.push(init).is_empty());
+            let (served, bytes) = e.hand_over();
+            assert_eq!(served, None);
+            assert_eq!(bytes, [first, &init[..]].concat());
+        }
+
+        // A changed config.json: the file no longer answers.
+        std::fs::write(&config, "{ }").unwrap();
+        let mut e = Early::new(&h, "p", "");
+        assert!(e.push(init).is_empty());
+        assert!(e.first_connect(false).is_empty());
+        std::fs::remove_dir_all(&home).unwrap();
+    }
+}
