@@ -280,6 +280,10 @@ export function createToolSearch(entries: SearchEntry[]): ToolSearch {
       boost: { nameTerms: 2, nameWords: 0.5, titles: 1.5, params: 1.5, description: 1, schema: WEIGHTS.schema, operations: 1, broader: WEIGHTS.broader, nameConcepts: 3, titleConcepts: 1.5, descConcepts: 1, opConcepts: 1.5 },
       combineWith: 'OR',
       maxFuzzy: 2,
+      // Length normalisation stronger than MiniSearch's 0.7: a description that lists every
+      // parameter in prose should not outweigh a short tool that is about the word
+      // (tune recall@5 0.822 → 0.844, today's eval unchanged).
+      bm25: { k: 1.2, b: 0.9, d: 0.5 },
     },
   });
   index.addAll(docs);
