@@ -6,6 +6,7 @@
 //                                                  (tests/fixtures/search-eval/catalogs), installed
 //                                                  pinned with --ignore-scripts into DIR or a new temp
 //                                                  folder, never into the project
+//   … --npm [DIR] --only=mapbox,neon               only those fixtures (by file name)
 //
 // Offline-safe: every server is started with placeholder credentials, HOME in a temp folder and
 // no network it needs, and only asked tools/list. A server that does not answer within 20 s, or
@@ -47,6 +48,17 @@ const npmServers = [
   { pkg: '@modelcontextprotocol/server-gitlab', version: '2025.4.25', file: 'gitlab.json', env: { GITLAB_PERSONAL_ACCESS_TOKEN: 'glpat-placeholder', GITLAB_API_URL: 'http://127.0.0.1:9/api/v4' } },
   { pkg: '@modelcontextprotocol/server-google-maps', version: '0.6.2', file: 'google-maps.json', env: { GOOGLE_MAPS_API_KEY: 'placeholder' } },
   { pkg: '@upstash/context7-mcp', version: '4.1.1', file: 'context7.json' },
+  // The second held-out set (by-catalog-more.json), captured after search had been tuned.
+  { pkg: '@mapbox/mcp-server', version: '0.14.0', file: 'mapbox.json', env: { MAPBOX_ACCESS_TOKEN: 'pk.placeholder' } },
+  { pkg: 'mongodb-mcp-server', version: '3.0.4', file: 'mongodb.json', env: { MDB_MCP_TELEMETRY: 'disabled' } },
+  { pkg: '@circleci/mcp-server-circleci', version: '0.20.0', file: 'circleci.json', env: { CIRCLECI_TOKEN: 'placeholder' } },
+  { pkg: 'airtable-mcp-server', version: '1.14.0', file: 'airtable.json', env: { AIRTABLE_API_KEY: 'pat.placeholder' } },
+  { pkg: '@brave/brave-search-mcp-server', version: '2.1.4', file: 'brave-search.json', args: ['--transport', 'stdio'], env: { BRAVE_API_KEY: 'placeholder' } },
+  { pkg: '@tacticlaunch/mcp-linear', version: '1.4.3', file: 'linear.json', env: { LINEAR_API_TOKEN: 'lin_api_placeholder' } },
+  // Tried and left out: @azure-devops/mcp 2.10.0 (loads keytar's native build, which --ignore-scripts
+  // skips, and asks Azure for the organisation's tenant before listing), @heroku/mcp-server 1.2.8
+  // (closes before answering without the Heroku CLI), @neondatabase/mcp-server-neon 0.6.5 (a
+  // dependency comes from a git host, not the registry).
 ];
 
 /** The entry file of a package's (first) bin. */
@@ -106,12 +118,14 @@ try {
     const dir = given && !given.startsWith('--') ? path.resolve(given) : mkdtempSync(path.join(os.tmpdir(), 'sb-servers-'));
     const modules = path.join(dir, 'node_modules');
     const installed = (s) => existsSync(path.join(modules, s.pkg)) && binOf(path.join(modules, s.pkg)).version === s.version;
-    const missing = npmServers.filter((s) => !installed(s));
+    const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+    const chosen = only ? npmServers.filter((s) => only.includes(s.file.replace(/\.json$/, ''))) : npmServers;
+    const missing = chosen.filter((s) => !installed(s));
     if (missing.length > 0) {
       if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"name":"capture","private":true}\n');
       execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', dir, ...missing.map((s) => `${s.pkg}@${s.version}`)], { stdio: 'inherit' });
     }
-    await capture(npmServers, modules, NPM_OUT);
+    await capture(chosen, modules, NPM_OUT);
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
-import { createToolSearch, searchTerms, type SearchEntry } from '../../../src-shared/codemode/search.ts';
+import { compoundParts, createToolSearch, searchTerms, type SearchEntry } from '../../../src-shared/codemode/search.ts';
 import { evalCatalog } from '../../fixtures/search-eval/evaluate.ts';
 
 const { tools } = JSON.parse(readFileSync(new URL('../../fixtures/catalogs/github.json', import.meta.url), 'utf8')) as {
@@ -224,6 +224,45 @@ describe('search over many servers', () => {
     ]);
     expect(names(catalog, 'show my bills')[0]).toBe('pay.list_invoices');
     expect(names(catalog, 'what does it cost')[0]).toBe('pay.list_prices');
+  });
+
+  it('reads a word no tool uses as two words some tool does', () => {
+    const catalog = buildCodeCatalog([
+      {
+        server: 'pay',
+        tools: [
+          tool('list_customers', 'List customers'),
+          tool('create_refund', 'Refund a charge'),
+          tool('list_disputes', 'List disputes: a customer contests a charge with their bank'),
+        ],
+      },
+      { server: 'files', tools: [tool('list_directory', 'List the entries of a directory'), tool('list_allowed_directories', 'List the directories this server may read')] },
+      { server: 'net', tools: [tool('forward_port', 'Forward a local port to a port on a remote host'), tool('navigate_back', 'Go back to the previous page')] },
+    ]);
+    expect(names(catalog, 'show chargebacks')[0]).toBe('pay.list_disputes');
+    expect(names(catalog, 'reach the database on localhost')[0]).toBe('net.forward_port');
+    expect(compoundParts('chargeback', new Set(['charg', 'back', 'list']))).toEqual(['charg', 'back']);
+    // A plural "s" or a single letter is no word of its own.
+    expect(compoundParts('disputes', new Set(['disput', 's', 'dispute']))).toEqual([]);
+  });
+
+  it('weighs the concepts of a generic verb as little as the verb when the query has other words', () => {
+    // "show" says read and list to the concept map; tools that only list or read must not outrank
+    // the one tool that speaks of what is to be shown.
+    const catalog = buildCodeCatalog([
+      { server: 'files', tools: [tool('list_directory', 'List the entries of a directory'), tool('read_file', 'Read a file'), tool('list_sessions', 'List the open sessions')] },
+      { server: 'pay', tools: [tool('retrieve_balance', 'Retrieve the balance of the account'), tool('create_payout', 'Send money to a bank account'), tool('create_refund', 'Refund a charge')] },
+    ]);
+    const ranked = names(catalog, 'show the bank', 6);
+    expect(ranked.indexOf('pay.create_payout')).toBeLessThan(Math.min(...ranked.filter((n) => n.startsWith('files.')).map((n) => ranked.indexOf(n))));
+  });
+
+  it('finds a tool by a broader word for its name (WordNet hypernyms)', () => {
+    const catalog = buildCodeCatalog([
+      { server: 'pay', tools: [tool('list_subscriptions', 'List all subscriptions'), tool('list_customers', 'List customers'), tool('list_products', 'List products')] },
+    ]);
+    // WordNet: a subscription is a payment; no tool says "payments".
+    expect(names(catalog, 'recurring payments')[0]).toBe('pay.list_subscriptions');
   });
 });
 

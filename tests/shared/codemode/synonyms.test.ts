@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stem } from '../../../src-shared/codemode/stem.ts';
-import { synonymStems } from '../../../src-shared/codemode/synonyms.ts';
+import { broaderStems, synonymStems } from '../../../src-shared/codemode/synonyms.ts';
 import { STEM_PROBES } from '../../../src-shared/codemode/synonyms.generated.ts';
 
 describe('WordNet synonyms for search', () => {
@@ -14,5 +14,12 @@ describe('WordNet synonyms for search', () => {
     expect(synonymStems(stem('bill'))).toContain(stem('invoice'));
     expect(synonymStems(stem('cost'))).toContain(stem('price'));
     expect(synonymStems(stem('kubectl'))).toEqual([]);
+  });
+
+  it('gives the broader terms of a word in its most used sense, apart from its synonyms', () => {
+    expect(broaderStems(stem('subscription'))).toContain(stem('payment'));
+    expect(broaderStems(stem('restaurant'))).toContain(stem('building'));
+    expect(synonymStems(stem('subscription'))).not.toContain(stem('payment'));
+    expect(broaderStems(stem('kubectl'))).toEqual([]);
   });
 });
