@@ -13,7 +13,7 @@
 // while no engine ran) makes the shims wait for an engine as before. Both shims read the format:
 // src-main/shim/boot-answer.mjs and native/shim/src/boot.rs.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileAtomic } from '../config/atomic-file.ts';
@@ -28,6 +28,13 @@ export type BootList = keyof typeof BOOT_LISTS;
 
 /** Writes of one file within this window become one, in ms (a client lists three things at once). */
 const WRITE_DELAY_MS = 150;
+/**
+ * Boot answers kept in the folder: the oldest go when a new one would make more. A client names
+ * itself, so one that kept changing its name would otherwise add a file each time.
+ */
+export const MAX_BOOT_FILES = 64;
+/** A clientInfo.name longer than this gets no boot answer (the file keeps the name whole). */
+const MAX_CLIENT_NAME_CHARS = 1000;
 
 export interface BootFile {
   /** BOOT_FILE_VERSION: a shim ignores a file of another. */
@@ -86,7 +93,7 @@ export class BootAnswers {
 
   /** A session of `client` was answered `result` for `kind`, after `initialize` answered `init`. */
   record(client: BootClient, init: Record<string, unknown> | undefined, kind: BootList, result: unknown): void {
-    if (this.#disposed || !init) return;
+    if (this.#disposed || !init || client.clientName.length > MAX_CLIENT_NAME_CHARS) return;
     const key = bootKey(client.profile, client.connector, client.clientName);
     const { protocolVersion: _, ...initialize } = init;
     const prev = this.#files.get(key);
@@ -126,6 +133,19 @@ export class BootAnswers {
     this.#disposed = true;
   }
 
+  /** A new file was added: the oldest beyond MAX_BOOT_FILES go. */
+  #prune(): void {
+    try {
+      const files = bootFilesByAge(this.dir);
+      for (const { file } of files.slice(0, Math.max(0, files.length - MAX_BOOT_FILES))) {
+        rmSync(file, { force: true });
+        this.#written.delete(path.basename(file, '.json'));
+      }
+    } catch (err) {
+      this.#log(`boot answers: could not tidy ${this.dir}: ${(err as Error).message}`);
+    }
+  }
+
   async #write(key: string): Promise<void> {
     const file = this.#files.get(key);
     if (!file) return;
@@ -133,7 +153,8 @@ export class BootAnswers {
     // the clients connected (and their next list rewrites this), never an older stamp.
     const text = JSON.stringify({ ...file, config: fileStamp(this.#configFile) });
     const target = path.join(this.dir, `${key}.json`);
-    if ((this.#written.get(key) ?? readText(target)) === text) {
+    const before = this.#written.get(key) ?? readText(target);
+    if (before === text) {
       this.#written.set(key, text);
       return;
     }
@@ -141,10 +162,25 @@ export class BootAnswers {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       await writeFileAtomic(target, text);
       this.#written.set(key, text);
+      if (before === undefined) this.#prune();
     } catch (err) {
       this.#log(`boot answers: could not write ${key}.json: ${(err as Error).message}`);
     }
   }
+}
+
+/** The boot answers, oldest first by modification time (names that are not ours are left alone). */
+function bootFilesByAge(dir: string): { file: string; mtimeMs: number }[] {
+  const out: { file: string; mtimeMs: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+    try {
+      out.push({ file: path.join(dir, name), mtimeMs: statSync(path.join(dir, name)).mtimeMs });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out.sort((a, b) => a.mtimeMs - b.mtimeMs);
 }
 
 function readText(file: string): string | undefined {
