@@ -4,9 +4,11 @@
 // pin check, readiness, audit) straight onto the server's connection, and answered with one
 // serialisation and the client's own id. Anything else — task-augmented calls, odd shapes, a
 // name to look up once starting servers settle, a server without a direct lane, the code
-// surface — is left to the SDK path, which answers it as it always did.
+// surface's search_tools and get_schema — is left to the SDK path, which answers it as it always
+// did. A code profile's `execute` takes the fast path too: it is the one call of that surface.
 import type { JSONRPCMessage, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { SwitchboardError } from '../../../src-shared/errors.ts';
+import { EXECUTE } from '../codemode/code-tools.ts';
 import { errorResult } from './profile-requests.ts';
 import type { GatewayPort, SessionBase } from './session-base.ts';
 
@@ -53,7 +55,9 @@ export class FastToolCalls {
     const session = this.#session;
     if (!gateway.callToolDirect || this.#calls.has(id) || !session.initialized) return false;
     const view = session.clientView;
-    if (!view || view.surface !== 'tools') return false;
+    if (!view) return false;
+    if (view.surface === 'code') return p.name === EXECUTE && this.#execute(id, view, args as Record<string, unknown> | undefined, token);
+    if (view.surface !== 'tools') return false;
     const target = view.resolveTool(p.name);
     if (!target) return false;
     const idJson = JSON.stringify(id);
@@ -79,6 +83,39 @@ export class FastToolCalls {
     if (!handle) return false;
     session.lastActive = Date.now();
     if (!answered) this.#calls.set(id, handle);
+    return true;
+  }
+
+  /**
+   * `execute` of a code profile, run as the SDK path runs it (gateway.execute); a call without a
+   * string `code` is left to the SDK path, which says what is missing.
+   */
+  #execute(id: string | number, view: NonNullable<SessionBase['clientView']>, args: Record<string, unknown> | undefined, token: string | number | undefined): boolean {
+    const code = args?.code;
+    if (typeof code !== 'string' || this.#gateway.fastPath === false) return false;
+    if (this.#gateway.stats) this.#gateway.stats.fastExecutes++;
+    const session = this.#session;
+    const ctrl = new AbortController();
+    this.#calls.set(id, { cancel: () => ctrl.abort() });
+    session.lastActive = Date.now();
+    const idJson = JSON.stringify(id);
+    const progress = token === undefined ? undefined : (pr: Progress) => this.#progress(token, pr);
+    this.#gateway.execute(view, session, code, ctrl.signal, id, session.clientName, progress).then(
+      (result) => {
+        // A cancelled call gets no answer (as on the SDK path).
+        if (ctrl.signal.aborted) return;
+        this.#calls.delete(id);
+        this.#write(`{"jsonrpc":"2.0","id":${idJson},"result":${JSON.stringify(result)}}\n`);
+      },
+      (err: unknown) => {
+        if (ctrl.signal.aborted) return;
+        this.#calls.delete(id);
+        // What the SDK's Server answers for a handler that throws.
+        const e = err as { code?: unknown; message?: unknown; data?: unknown };
+        const error = { code: Number.isSafeInteger(e?.code) ? e.code : -32603, message: typeof e?.message === 'string' ? e.message : 'Internal error', ...(e?.data !== undefined ? { data: e.data } : {}) };
+        this.#write(`{"jsonrpc":"2.0","id":${idJson},"error":${JSON.stringify(error)}}\n`);
+      },
+    );
     return true;
   }
 

@@ -431,7 +431,7 @@ export class Gateway implements GatewayPort {
   }
 
   /** Counts of tool calls by path since start, for tests and the bench (not part of status). */
-  readonly stats = { pipelineCalls: 0, directCalls: 0 };
+  readonly stats = { pipelineCalls: 0, directCalls: 0, fastExecutes: 0 };
   /** Whether plain tools/call messages may take the fast path (tests turn it off to compare with the SDK path). */
   fastPath = true;
 

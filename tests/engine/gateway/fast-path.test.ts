@@ -161,7 +161,7 @@ describe('tools/call fast path', () => {
     expect(r.audit).toEqual([expect.objectContaining({ outcome: 'error' })]);
   }, 60_000);
 
-  it('leaves task-augmented calls, unknown names and the code surface\'s execute to the SDK path', async () => {
+  it('leaves task-augmented calls, unknown names and the code surface\'s search to the SDK path', async () => {
     const before = { ...engine.gateway.stats };
     const { client } = await socketClient('p');
     await client.request({ method: 'tools/call', params: { name: 'basic__echo', arguments: { text: 'x' }, task: { ttl: 60_000 } } }, CallToolResultSchema).catch(() => undefined);
@@ -173,8 +173,57 @@ describe('tools/call fast path', () => {
     const ran = await code.client.callTool({ name: 'execute', arguments: { code: 'async () => (await basic.echo({ text: "c" }))' } });
     expect((ran.content as { text: string }[])[0]!.text).toMatch(/"c"|\bc\b/);
     await code.client.close();
-    // The execute request itself takes the SDK path; the one call its code makes takes the
-    // server's lane through the same pipeline (code-runner.ts, callOverLane).
+    // The one call its code makes takes the server's lane through the same pipeline
+    // (code-runner.ts, callOverLane).
     expect(engine.gateway.stats.directCalls).toBe(before.directCalls + 1);
+    expect(engine.gateway.stats.fastExecutes).toBe(before.fastExecutes + 1);
+  });
+
+  it('runs a code profile\'s execute as the SDK path does: results, errors, run records and audit', async () => {
+    const once = async (fast: boolean) => {
+      engine.gateway.fastPath = fast;
+      const before = engine.gateway.stats.fastExecutes;
+      const { client } = await socketClient('code');
+      try {
+        const strip = (r: unknown) => {
+          const { _meta, ...rest } = r as CallToolResult;
+          return { ...rest, runId: typeof _meta?.['switchboard/runId'] };
+        };
+        const ok = strip(await client.callTool({ name: 'execute', arguments: { code: 'async () => (await basic.add({ a: 1, b: 2 })).sum' } }));
+        const thrown = strip(await client.callTool({ name: 'execute', arguments: { code: 'async () => { throw new Error("no luck") }' } }));
+        const syntax = strip(await client.callTool({ name: 'execute', arguments: { code: 'async () => {' } }));
+        const noCode = await client.callTool({ name: 'execute', arguments: {} });
+        return { ok, thrown, syntax, noCode, taken: engine.gateway.stats.fastExecutes - before };
+      } finally {
+        await client.close();
+        engine.gateway.fastPath = true;
+      }
+    };
+    const fast = await once(true);
+    const sdk = await once(false);
+    expect(fast.taken).toBe(3);
+    expect(sdk.taken).toBe(0);
+    expect(fast.ok).toMatchObject({ runId: 'string' });
+    expect((fast.thrown as { isError?: boolean }).isError).toBe(true);
+    expect((fast.noCode as CallToolResult).isError).toBe(true);
+    const { taken: _f, ...f } = fast;
+    const { taken: _s, ...s } = sdk;
+    expect(f).toEqual(s);
+  });
+
+  it('ends a cancelled execute without an answer, as the SDK path does', async () => {
+    const { client } = await socketClient('code');
+    try {
+      const ctrl = new AbortController();
+      const pending = client.callTool({ name: 'execute', arguments: { code: 'async () => { while (true) {} }' } }, undefined, { signal: ctrl.signal });
+      await new Promise((r) => setTimeout(r, 300));
+      ctrl.abort();
+      await expect(pending).rejects.toThrow(/abort/i);
+      // The session goes on: the next run is answered.
+      const next = await client.callTool({ name: 'execute', arguments: { code: 'async () => 7' } });
+      expect((next.content as { text: string }[])[0]!.text).toMatch(/7/);
+    } finally {
+      await client.close();
+    }
   });
 });
