@@ -6,11 +6,20 @@
 // streams what changed. 2025 traffic (initialize, Mcp-Session-Id) stays on the session endpoint.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
-import type { Gateway } from '../gateway/gateway.ts';
+import type { EventEmitter } from 'node:events';
+import type { GatewayPort } from '../gateway/session-base.ts';
+import type { ModernSession } from '../gateway/modern-session.ts';
 import { ListenBridge } from '../gateway/listen-bridge.ts';
 
+/** What the endpoint needs of the gateway (the Gateway is one; a small interface keeps the modules apart). */
+export interface ModernEndpointGateway extends GatewayPort {
+  readonly events: EventEmitter<{ listChanged: [profile: string, kind: 'tools' | 'resources' | 'prompts']; resourceUpdated: [server: string, uri: string] }>;
+  modernRequestSession(profile: string): ModernSession | undefined;
+  unknownProfileMessage(profile: string): string;
+}
+
 export class ModernMcpEndpoint {
-  readonly #gateway: Gateway;
+  readonly #gateway: ModernEndpointGateway;
   readonly #handlers = new Map<string, McpHttpHandler>();
   readonly #onList = (profile: string, kind: 'tools' | 'resources' | 'prompts') => {
     const n = this.#handlers.get(profile)?.notify;
@@ -25,7 +34,7 @@ export class ModernMcpEndpoint {
     }
   };
 
-  constructor(gateway: Gateway) {
+  constructor(gateway: ModernEndpointGateway) {
     this.#gateway = gateway;
     gateway.events.on('listChanged', this.#onList);
     gateway.events.on('resourceUpdated', this.#onUpdated);
