@@ -279,7 +279,7 @@ export class Gateway implements GatewayPort {
             return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;
           },
           { transport: replay as never, legacy: 'serve' },
-        ));
+        )).catch(() => void replay.close());
       });
       return undefined;
     }
