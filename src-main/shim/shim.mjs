@@ -267,7 +267,11 @@ export async function runShim(argv) {
     while (!s) {
       const waited = Date.now() - t0;
       if (waited > RECONNECT_DEADLINE_MS) {
-        fail(`could not reach the Switchboard engine for ${home} (socket ${sockPath}); see ${path.join(home, 'logs', 'engine.out.log')}`);
+        const log = path.join(home, 'logs', 'engine.out.log');
+        // Requests waiting for it (a client answered from the boot answer makes calls) get an answer first.
+        const error = JSON.stringify({ code: -32000, message: `The Switchboard engine did not start; see ${log}. Open the Switchboard app, or run \`switchboard doctor\`.` });
+        for (const id of inflight) process.stdout.write(`{"jsonrpc":"2.0","id":${id},"error":${error}}\n`);
+        fail(`could not reach the Switchboard engine for ${home} (socket ${sockPath}); see ${log}`);
       }
       if (!resume || waited > SELF_RESTART_GRACE_MS) startEngine();
       await sleep(resume ? 100 : 25);

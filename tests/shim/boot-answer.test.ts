@@ -78,6 +78,23 @@ describe.each(SHIM_KINDS)('the %s shim with no engine running', (kind) => {
     }
   });
 
+  it.skipIf(skip)('answers a call with what to do when the engine it started never comes up', { timeout: 90_000 }, async () => {
+    const { home } = await knownHome(kind);
+    const cmd = shimCommand(kind, home, 'p');
+    // An engine command that ends at once: the shim keeps trying for 20 s, then gives up.
+    const env = { PATH: process.env.PATH ?? '', SWITCHBOARD_ENGINE_COMMAND: JSON.stringify([process.execPath, '-e', 'process.exit(1)']) };
+    const c = new Client({ name: CLIENT, version: '1.0.0' });
+    await c.connect(new StdioClientTransport({ command: cmd.command, args: cmd.args, env, stderr: 'pipe' }));
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).toContain('basic__echo');
+      await expect(c.callTool({ name: 'basic__echo', arguments: { text: 'x' } })).rejects.toThrow(
+        new RegExp(`engine did not start; see ${path.join(home, 'logs', 'engine.out.log').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      );
+    } finally {
+      await c.close();
+    }
+  });
+
   it.skipIf(skip)('waits for the engine when config.json changed since the boot answer was written', { timeout: 60_000 }, async () => {
     const { home } = await knownHome(kind);
     const cfg = path.join(home, 'config.json');

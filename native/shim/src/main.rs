@@ -635,6 +635,13 @@ impl Shim {
             let waited = t0.elapsed();
             if waited > RECONNECT_DEADLINE {
                 let log = Path::new(&self.home).join("logs").join("engine.out.log");
+                // Requests waiting for it (a client answered from the boot answer makes calls) get an answer first.
+                let message = json::quote(&format!("The Switchboard engine did not start; see {}. Open the Switchboard app, or run `switchboard doctor`.", log.display()));
+                let mut out = stdout();
+                for id in lock(&self.track).inflight.drain() {
+                    let _ = out.write_all(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":-32000,\"message\":{message}}}}}\n").as_bytes());
+                }
+                let _ = out.flush();
                 fail(&format!("could not reach the Switchboard engine for {} (socket {}); see {}", self.home, self.socket, log.display()));
             }
             if !resume || waited > SELF_RESTART_GRACE {
