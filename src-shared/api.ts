@@ -505,7 +505,8 @@ export type ControlResponse = { id: number; result: unknown } | { id: number; er
  * handing the session to this engine (`resume.boot`), by list: tools, prompts, resources,
  * resourceTemplates.
  */
-export type BootDigests = Partial<Record<'tools' | 'prompts' | 'resources' | 'resourceTemplates', string>>;
+export type BootList = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+export type BootDigests = Partial<Record<BootList, string>>;
 
 /** First line a client writes on the engine socket, choosing what the connection is. */
 export type SocketHello =

@@ -17,14 +17,12 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileAtomic } from '../config/atomic-file.ts';
+import type { BootDigests, BootList } from '../../../src-shared/api.ts';
 import { BOOT_FILE_VERSION, bootKey as shimBootKey, fileStamp } from '../../shim/boot-answer.mjs';
 
 export { fileStamp };
 
-/** The lists a boot answer may hold, by the key the file and the shim's hello use. */
-export const BOOT_LISTS = { tools: 'tools/list', prompts: 'prompts/list', resources: 'resources/list', resourceTemplates: 'resources/templates/list' } as const;
-export type BootList = keyof typeof BOOT_LISTS;
-
+export type { BootList, BootDigests } from '../../../src-shared/api.ts';
 
 /** Writes of one file within this window become one, in ms (a client lists three things at once). */
 const WRITE_DELAY_MS = 150;
@@ -52,7 +50,7 @@ export interface BootFile {
   initialize: Record<string, unknown>;
   lists: Partial<Record<BootList, unknown>>;
   /** listDigest of each list, handed back by the shim in its hello. */
-  digests: Partial<Record<BootList, string>>;
+  digests: BootDigests;
 }
 
 /** The file's name for a client of a profile (the shims compute the same; one function for both). */
@@ -75,7 +73,8 @@ export class BootAnswers {
   readonly dir: string;
   readonly #configFile: string;
   readonly #log: (line: string) => void;
-  readonly #files = new Map<string, BootFile>();
+  /** What each file will hold, its digests and config stamp made at the write. */
+  readonly #files = new Map<string, Omit<BootFile, 'config' | 'digests'>>();
   /** What each file holds on disk (JSON text), to skip writes that change nothing. */
   readonly #written = new Map<string, string>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
@@ -97,19 +96,16 @@ export class BootAnswers {
     const key = bootKey(client.profile, client.connector, client.clientName);
     const { protocolVersion: _, ...initialize } = init;
     const prev = this.#files.get(key);
-    const file: BootFile = {
+    this.#files.set(key, {
       v: BOOT_FILE_VERSION,
       profile: client.profile,
       connector: client.connector ?? '',
       clientName: client.clientName,
-      config: '',
       protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
       latest: LATEST_PROTOCOL_VERSION,
       initialize,
       lists: { ...prev?.lists, [kind]: result },
-      digests: { ...prev?.digests, [kind]: listDigest(result) },
-    };
-    this.#files.set(key, file);
+    });
     if (!this.#timers.has(key)) {
       const t = setTimeout(() => {
         this.#timers.delete(key);
@@ -151,7 +147,8 @@ export class BootAnswers {
     if (!file) return;
     // Stamped at the write: a config saved after the answer was computed gets a list_changed to
     // the clients connected (and their next list rewrites this), never an older stamp.
-    const text = JSON.stringify({ ...file, config: fileStamp(this.#configFile) });
+    const digests = Object.fromEntries(Object.entries(file.lists).map(([kind, list]) => [kind, listDigest(list)]));
+    const text = JSON.stringify({ ...file, config: fileStamp(this.#configFile), digests } satisfies BootFile);
     const target = path.join(this.dir, `${key}.json`);
     const before = this.#written.get(key) ?? readText(target);
     if (before === text) {

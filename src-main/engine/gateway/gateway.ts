@@ -5,7 +5,6 @@ import { EventEmitter } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, type ServerNotification, type ServerRequest, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
-import type { BootAnswers, BootList } from './boot-answers.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { ApprovalRecord, AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
@@ -18,6 +17,7 @@ import { RootsRouter } from './roots.ts';
 import { SessionBase, type CallContext, type CallOrigin, type DirectAnswer, type DirectCallContext, type DirectCallHandle, type GatewayPort } from './session-base.ts';
 import type { ModernSession } from './modern-session.ts';
 import { loadModernEra, modernEra } from './load-modern.ts';
+import type { BootAnswers, BootDigests } from './boot-answers.ts';
 import { ListenBridge } from './listen-bridge.ts';
 import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
@@ -250,7 +250,7 @@ export class Gateway implements GatewayPort {
   async connect(
     profile: string,
     transport: Transport,
-    info: { kind: 'socket' | 'http'; resumeInitialize?: unknown; connector?: string; bootServed?: Partial<Record<BootList, string>> },
+    info: { kind: 'socket' | 'http'; resumeInitialize?: unknown; connector?: string; bootServed?: BootDigests },
   ): Promise<SessionBase | undefined> {
     const view = this.#views.get(profile);
     if (!view) {

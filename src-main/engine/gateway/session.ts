@@ -34,7 +34,7 @@ import { clientText } from '../../../src-shared/terminal-text.ts';
 import * as requests from './profile-requests.ts';
 import { FastToolCalls } from './fast-calls.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type ListKind, type SessionInit } from './session-base.ts';
-import { listDigest, type BootList } from './boot-answers.ts';
+import { listDigest, type BootDigests, type BootList } from './boot-answers.ts';
 
 export type { SessionInit } from './session-base.ts';
 
@@ -146,7 +146,7 @@ export class ClientSession extends SessionBase {
    * (`served`: their digests). Each list is computed now as this session would answer it; one
    * that differs is announced with list_changed, so the client lists it again.
    */
-  async #checkBootAnswer(served: Partial<Record<BootList, string>>): Promise<void> {
+  async #checkBootAnswer(served: BootDigests): Promise<void> {
     const signal = this.#closed.signal;
     const compute: Record<BootList, () => Promise<unknown>> = {
       tools: () => requests.listTools(this, signal),
@@ -164,7 +164,7 @@ export class ClientSession extends SessionBase {
     );
   }
 
-  async connect(transport: Transport, resumeInitialize?: unknown, bootServed?: Partial<Record<BootList, string>>): Promise<void> {
+  async connect(transport: Transport, resumeInitialize?: unknown, bootServed?: BootDigests): Promise<void> {
     transport.onclose = undefined;
     let fast: FastToolCalls | undefined;
     const onclose = () => {
@@ -217,10 +217,14 @@ export class ClientSession extends SessionBase {
   /** Keeps what the client's initialize is answered (the one response with protocolVersion and serverInfo). */
   #keepInitResult(transport: Transport): void {
     const send = transport.send.bind(transport);
+    // Only until it is seen: every later message goes straight to the transport's own send.
     transport.send = async (msg: JSONRPCMessage, opts) => {
-      if (this.#initResult === undefined && 'result' in msg) {
+      if ('result' in msg) {
         const r = msg.result as Record<string, unknown>;
-        if (typeof r.protocolVersion === 'string' && r.serverInfo) this.#initResult = r;
+        if (typeof r.protocolVersion === 'string' && r.serverInfo) {
+          this.#initResult = r;
+          transport.send = send;
+        }
       }
       return send(msg, opts);
     };
