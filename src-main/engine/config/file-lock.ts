@@ -26,7 +26,8 @@ export function tryLock(lockPath: string, opts: LockOptions = {}): LockAttempt {
     if (ino !== undefined) return { ok: true, release: () => release(lockPath, ino) };
     if (!breakIfStale(lockPath, opts)) break;
   }
-  return { ok: false, owner: readOwner(lockPath) };
+  const owner = readOwner(lockPath);
+  return { ok: false, owner: owner === 'gone' ? undefined : owner };
 }
 
 export interface FileLockOptions {
@@ -79,12 +80,13 @@ function create(lockPath: string): number | undefined {
   }
 }
 
-function readOwner(lockPath: string): number | undefined {
-  let text = '';
+/** The pid a lock names; undefined for a lock without one, 'gone' when it was released meanwhile. */
+function readOwner(lockPath: string): number | undefined | 'gone' {
+  let text: string;
   try {
     text = readFileSync(lockPath, 'utf8');
   } catch {
-    // Released meanwhile.
+    return 'gone';
   }
   const pid = Number.parseInt(text, 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
@@ -99,6 +101,9 @@ function breakIfStale(lockPath: string, opts: LockOptions): boolean {
     return true;
   }
   const owner = readOwner(lockPath);
+  // Released between the stat and the read: free now, nothing to break. (Judging it stale here
+  // would move aside the next lock its owner takes, which may reuse the inode.)
+  if (owner === 'gone') return true;
   // Locks are complete from birth, so one without a pid was written by something else.
   const dead = owner === undefined || (owner === process.pid ? opts.reclaimOwnPid === true : !isProcessAlive(owner));
   const old = opts.staleMs !== undefined && Date.now() - before.mtimeMs > opts.staleMs;
@@ -112,8 +117,10 @@ function breakIfStale(lockPath: string, opts: LockOptions): boolean {
     return true;
   }
   try {
-    // link() does not overwrite, so a lock taken meanwhile by a third process is left alone.
-    if (statSync(aside).ino !== before.ino) linkSync(aside, lockPath);
+    // What moved must be the lock judged stale: the same inode (a freed one is soon reused) and
+    // the same owner. Anything else is a lock taken meanwhile: put it back. link() does not
+    // overwrite, so a lock taken by yet another process in between is left alone.
+    if (statSync(aside).ino !== before.ino || readOwner(aside) !== owner) linkSync(aside, lockPath);
   } catch {
     // Gone, or the lock was taken meanwhile: either way the next round decides.
   }

@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tryLock, withFileLock } from '../../../src-main/engine/config/file-lock.ts';
 
@@ -91,4 +92,25 @@ describe('withFileLock', () => {
     writeFileSync(lock, '1\n');
     await expect(withFileLock(lock, async () => 'ran', { timeoutMs: 100 })).rejects.toThrow(/pid 1/);
   });
+});
+
+describe('withFileLock across processes', () => {
+  // Was: a lock released between a waiter's stat and its read of the pid was judged ownerless,
+  // so the waiter moved aside the next lock its owner took, which on ext4 reuses the freed
+  // inode, and deleted it: two holders at once. 4 processes × 300 increments lost 212–801 of
+  // 1,200 in 5 of 6 runs.
+  it('never lets two processes hold it at once: 4 processes × 300 locked increments all count', async () => {
+    const counter = path.join(dir, 'counter');
+    writeFileSync(counter, '0');
+    const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'lock-counter.ts');
+    const codes = await Promise.all(
+      Array.from({ length: 4 }, () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', fixture, counter, lock, '300'], { stdio: ['ignore', 'ignore', 'inherit'] });
+        return new Promise<number | null>((resolve) => child.on('close', resolve));
+      }),
+    );
+    expect(codes).toEqual([0, 0, 0, 0]);
+    expect(Number(readFileSync(counter, 'utf8'))).toBe(1200);
+    expect(readdirSync(dir).sort()).toEqual(['counter']);
+  }, 120_000);
 });
