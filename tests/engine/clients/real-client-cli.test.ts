@@ -8,6 +8,8 @@
 // as opencode's is), and Qwen Code's `mcp list` needs nothing newer. Installing the five takes
 // ~60 s and ~1.4 GB on a cold npm cache; the cache folder is kept.
 import { execFile } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,5 +77,77 @@ describe('real client CLIs list the entry connect wrote', () => {
     const line = `${listed.stdout}\n${listed.stderr}`.split('\n').find((l) => /switchboard-demo\b/.test(l));
     expect(line, listed.stdout).toBeDefined();
     expect(line).not.toMatch(/failed|disconnected|disabled/i);
+  });
+});
+
+// A fake model API on 127.0.0.1: it records every request Claude Code sends and answers each
+// message with "done", so `claude -p` ends at once. What the model is told is what a user's
+// session would be given: the profile's tools, by the names Claude Code calls them.
+async function fakeModelApi(): Promise<{ url: string; bodies: string[]; close: () => Promise<void> }> {
+  const bodies: string[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      bodies.push(body);
+      if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
+        res.writeHead(req.url?.includes('count_tokens') ? 200 : 404, { 'content-type': 'application/json' }).end('{"input_tokens":1}');
+        return;
+      }
+      const asked = JSON.parse(body) as { model?: string; stream?: boolean };
+      const message = { id: 'msg_fake', type: 'message', role: 'assistant', model: asked.model ?? 'fake', content: [] as unknown[], stop_reason: null as string | null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+      if (!asked.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...message, content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = (type: string, data: object): boolean => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+      event('message_start', { message });
+      event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+      event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'done' } });
+      event('content_block_stop', { index: 0 });
+      event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } });
+      event('message_stop', {});
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('Claude Code tells its model the tools of the profile it was connected to', () => {
+  const profiles = [
+    { surface: 'tools', want: ['mcp__switchboard-demo__basic__echo', 'mcp__switchboard-demo__basic__add'], not: ['mcp__switchboard-demo__execute'] },
+    // A small code profile: its declarations fit in execute's description, so execute alone.
+    { surface: 'code', want: ['mcp__switchboard-demo__execute'], not: ['mcp__switchboard-demo__basic__echo', 'mcp__switchboard-demo__search_tools'] },
+  ] as const;
+  it.each(profiles)('a $surface profile: its tools are in the request `claude -p` sends', { timeout: 120_000 }, async ({ surface, want, not }) => {
+    const program = path.join(binDir, 'claude');
+    if (!existsSync(program)) {
+      console.log(`skipped "Claude Code tells its model the tools (${surface})": Claude Code could not be installed (${installError ?? 'no binary after install'})`);
+      return;
+    }
+    const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { demo: { servers: ['basic'], surface } } });
+    const user = mkdtempSync(path.join(root, `claude-model-${surface}-`));
+    const work = path.join(user, 'work');
+    mkdirSync(work);
+    mkdirSync(path.join(user, '.claude'));
+    const api = await fakeModelApi();
+    try {
+      const env = { PATH: `${binDir}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, HOME: user };
+      await run(process.execPath, [BIN, 'connect', 'claude-code', '--profile', 'demo', '--home', home], { env, cwd: work, timeout: 90_000 });
+      const modelEnv = { ...env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-fake-for-tests', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' };
+      const { stdout } = await run(program, ['-p', 'hello'], { env: modelEnv, cwd: work, timeout: 90_000 });
+      expect(stdout).toContain('done');
+      const sent = api.bodies.filter((b) => b.includes('"messages"'));
+      expect(sent.length).toBeGreaterThan(0);
+      // Claude Code defers MCP tools: their names go in the request, their schemas on demand.
+      for (const name of want) expect(sent.some((b) => b.includes(name)), `${name} in what Claude Code sent`).toBe(true);
+      // Nothing of the other surface leaks into this one.
+      for (const name of not) expect(sent.some((b) => b.includes(name)), `${name} in what Claude Code sent`).toBe(false);
+    } finally {
+      await api.close();
+    }
   });
 });
