@@ -6,6 +6,7 @@ import type { ProfileConfig, ResolvedBudgets } from './config/schema.ts';
 import type { AuditDrop, AuditEntry, AuditQuery, RunQuery, RunRecord } from './records.ts';
 import type { ErrorData } from './errors.ts';
 import type { LimitedClientId } from './client-limits.ts';
+import type { AppSettingsInForce } from './config/app-settings.ts';
 
 export type ServerState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'needs-approval';
 
@@ -120,7 +121,7 @@ export interface StatusReport {
   config: { valid: boolean; problems: ConfigProblem[]; file: string };
   secrets: { store: 'keychain' | 'file' | 'none' };
   /** App-wide settings in force (config.json `settings`, defaults filled in). */
-  settings: { startAtLogin: boolean };
+  settings: AppSettingsInForce;
   /** Active client sessions. */
   clients: StatusClient[];
   /** Tool calls from code waiting for approval (profile `approvals`), oldest first; absent when none. */

@@ -2,10 +2,17 @@
 // The renderer never sees channel names: the preload exposes `window.switchboard.call`.
 import type { ControlMethod } from './api.ts';
 import type { ErrorData } from './errors.ts';
+import type { UpdateNotice } from './updates.ts';
 
 export const IPC_CHANNELS = {
   /** Renderer → main: one control API call; answered with an IpcReply. */
   call: 'switchboard:call',
+  /** Renderer → main: the app's update state (an UpdateNotice); main answers it, not the engine. */
+  updateState: 'switchboard:update-state',
+  /** Renderer → main: "Restart to update"; answered with an IpcReply once the restart has begun. */
+  updateRestart: 'switchboard:update-restart',
+  /** Main → renderer: the update state changed (an UpdateNotice). */
+  updateChanged: 'switchboard:update-changed',
 } as const;
 export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
 
@@ -20,4 +27,11 @@ export type IpcReply = { result: unknown } | { error: ErrorData };
 /** What the preload puts on `window.switchboard`. */
 export interface SwitchboardBridge {
   call(method: ControlMethod, params: unknown): Promise<IpcReply>;
+  /** The desktop app's own updates; absent in a browser on `switchboard serve`. */
+  updates?: {
+    state(): Promise<UpdateNotice>;
+    restart(): Promise<IpcReply>;
+    /** Calls `listener` on every change; returns the function that stops it. */
+    onchange(listener: (notice: UpdateNotice) => void): () => void;
+  };
 }

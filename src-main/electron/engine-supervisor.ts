@@ -43,6 +43,12 @@ export interface EngineSupervisor {
   start(): void;
   readonly process: EngineProcess | null;
   readonly state: EngineState;
+  /**
+   * Lets the engine go without stopping it (the restart to an update: the new version's engine
+   * takes over from it, docs/updates.md). It is no longer restarted, and dispose() no longer
+   * kills it.
+   */
+  release(): void;
   dispose(): Promise<void>;
 }
 
@@ -100,6 +106,12 @@ export function createEngineSupervisor(opts: SupervisorOptions): EngineSuperviso
     },
     get state() {
       return state;
+    },
+    release() {
+      disposed = true;
+      if (timer !== undefined) timers.clearTimeout(timer);
+      timer = undefined;
+      proc = null;
     },
     async dispose() {
       if (disposed) return;

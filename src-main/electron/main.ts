@@ -1,7 +1,8 @@
 // The desktop app: one instance, a tray, one window, and the engine in a utility process.
 // The logic lives in small modules (url-guard, ipc-relay, engine-supervisor, engine-rpc,
 // tray-menu) that take the Electron surface injected; this file only wires them to Electron.
-import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, session, shell, Tray, utilityProcess } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, session, shell, Tray, utilityProcess, webContents } from 'electron';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +20,11 @@ import { createApprovalNotifier, createProposalNotifier } from './approval-notif
 import { createLinkRouter, type LinkRouter } from './install-links.ts';
 import { CONTENT_SECURITY_POLICY, secureWebPreferences } from './window-options.ts';
 import { syncLoginItem, type LoginItemHost } from './login-item.ts';
+import { createAutoUpdate } from './auto-update.ts';
+import { takeOverArgs, writeHandOffNote } from './update-handoff.ts';
+import { IPC_CHANNELS, type IpcReply } from '../../src-shared/ipc.ts';
+import { toErrorData } from '../../src-shared/errors.ts';
+import electronUpdater from 'electron-updater';
 
 const here = import.meta.dirname;
 /** Built layout: out/electron/{main,preload,engine-entry}.js beside out/renderer/. */
@@ -53,8 +59,10 @@ function startApp(): void {
 
   const rpc = createEngineRpc();
   const supervisor = createEngineSupervisor({
+    // After an update, the first engine takes the home over from the one the old version left
+    // running (docs/updates.md); takeOverArgs reads that note once.
     spawn: () =>
-      utilityProcess.fork(ENGINE_ENTRY, ['--home', home], {
+      utilityProcess.fork(ENGINE_ENTRY, ['--home', home, ...takeOverArgs(home, Date.now())], {
         serviceName: 'Switchboard engine',
         execArgv: [...ENGINE_NODE_FLAGS],
         stdio: 'inherit',
@@ -134,7 +142,8 @@ function startApp(): void {
       copy: (text) => clipboard.writeText(text),
       restartServer: (name) => void rpc.call('servers.restart', { name }).catch(() => undefined),
       quit: () => app.quit(),
-    });
+      restartToUpdate: () => void updates.restart().catch((err) => console.error(`switchboard: could not restart to update: ${toErrorData(err).message}`)),
+    }, updates.notice);
     tray.setContextMenu(Menu.buildFromTemplate(toMenu(items)));
   }
 
@@ -147,6 +156,52 @@ function startApp(): void {
   const approvals = createApprovalNotifier({ notify, openRun: (runId) => openWindow('runs', runId) });
   const proposals = createProposalNotifier({ notify, openServers: () => openWindow('servers') });
 
+  // The app's own updates (docs/updates.md): checked only in the installed app, as Settings say.
+  const lastCheckFile = path.join(app.getPath('userData'), 'update-check.json');
+  const updates = createAutoUpdate({
+    updater: electronUpdater.autoUpdater,
+    app,
+    notify,
+    openWindow: () => openWindow('settings'),
+    handOff: ({ from, to }) => {
+      writeHandOffNote(home, { from, to, at: Date.now(), ...(status?.pid ? { enginePid: status.pid } : {}) });
+      // The engine keeps serving; before-quit no longer stops it (the new version's takes over).
+      supervisor.release();
+    },
+    lastCheck: {
+      load: () => {
+        try {
+          const at = (JSON.parse(readFileSync(lastCheckFile, 'utf8')) as { at?: unknown }).at;
+          return typeof at === 'number' ? at : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      save: (at) => {
+        try {
+          writeFileSync(lastCheckFile, JSON.stringify({ at }) + '\n');
+        } catch {
+          // Only costs an earlier check at the next start.
+        }
+      },
+    },
+    onchange: (notice) => {
+      refreshTray();
+      for (const id of ourWindows) webContents.fromId(id)?.send(IPC_CHANNELS.updateChanged, notice);
+    },
+  });
+  // Only our own windows ask (see ipc-relay's isTrustedSender); main answers, not the engine.
+  ipcMain.handle(IPC_CHANNELS.updateState, (event) => (ourWindows.has(event.sender.id) ? updates.notice : { state: 'unsupported' }));
+  ipcMain.handle(IPC_CHANNELS.updateRestart, async (event): Promise<IpcReply> => {
+    if (!ourWindows.has(event.sender.id)) return { error: { code: 'denied', message: 'This window is not allowed to talk to Switchboard.' } };
+    try {
+      await updates.restart();
+      return { result: {} };
+    } catch (err) {
+      return { error: toErrorData(err) };
+    }
+  });
+
   const poll = setInterval(() => {
     rpc.call('status', {}).then(
       (s) => {
@@ -154,6 +209,7 @@ function startApp(): void {
         approvals.update(s.approvals);
         proposals.update(s.servers);
         applyLoginSetting(s.settings.startAtLogin);
+        updates.apply(s.settings);
       },
       () => (status = null),
     ).finally(refreshTray);
@@ -195,8 +251,12 @@ function startApp(): void {
     quitting = true;
     event.preventDefault();
     clearInterval(poll);
+    updates.dispose();
     relay.dispose();
+    ipcMain.removeHandler(IPC_CHANNELS.updateState);
+    ipcMain.removeHandler(IPC_CHANNELS.updateRestart);
     rpc.dispose();
+    // Restarting to an update, the supervisor has released the engine: this does not stop it.
     void supervisor.dispose().finally(() => {
       tray.destroy();
       app.exit(0);

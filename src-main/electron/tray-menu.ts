@@ -3,6 +3,7 @@
 import type { StatusReport } from '../../src-shared/api.ts';
 import type { EngineState } from './engine-supervisor.ts';
 import { clientDisplayName } from '../../src-shared/client-names.ts';
+import { readySentence, RESTART_TO_UPDATE, type UpdateNotice } from '../../src-shared/updates.ts';
 
 export interface TrayItem {
   label?: string;
@@ -17,6 +18,8 @@ export interface TrayActions {
   copy(text: string): void;
   restartServer(name: string): void;
   quit(): void;
+  /** "Restart to update" (docs/updates.md); only offered when an update is downloaded. */
+  restartToUpdate?(): void;
 }
 
 export function engineLine(engine: EngineState, status: StatusReport | null): string {
@@ -31,8 +34,13 @@ export function engineLine(engine: EngineState, status: StatusReport | null): st
     : `Engine running · ${ready} of ${servers.length} servers ready`;
 }
 
-export function trayTemplate(engine: EngineState, status: StatusReport | null, a: TrayActions): TrayItem[] {
+export function trayTemplate(engine: EngineState, status: StatusReport | null, a: TrayActions, update?: UpdateNotice): TrayItem[] {
   const items: TrayItem[] = [{ label: engineLine(engine, status), enabled: false }, { type: 'separator' }];
+  if (update?.state === 'ready' && a.restartToUpdate) {
+    items.push({ label: readySentence(update.version), enabled: false }, { label: RESTART_TO_UPDATE, click: () => a.restartToUpdate!() }, { type: 'separator' });
+  } else if (update?.state === 'restarting') {
+    items.push({ label: `Restarting to Switchboard ${update.version}…`, enabled: false }, { type: 'separator' });
+  }
   const waiting = status?.approvals ?? [];
   if (waiting.length) {
     items.push(

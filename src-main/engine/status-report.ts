@@ -8,6 +8,7 @@ import { clientLimitFields, clientLimitsReport, namedClientLimits } from './gate
 import type { ApprovalCenter } from './codemode/approvals.ts';
 import type { RecordLosses } from './records/record-losses.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import { appSettings } from '../../src-shared/config/app-settings.ts';
 
 export interface StatusSources {
   version: string;
@@ -58,7 +59,7 @@ export function statusReport(s: StatusSources): StatusReport {
     profiles,
     config: s.config.status,
     secrets: { store: s.secrets.kind },
-    settings: { startAtLogin: s.config.config.settings?.startAtLogin !== false },
+    settings: appSettings(s.config.config.settings),
     ...(losses.length ? { recordLosses: losses } : {}),
     ...(approvals.length ? { approvals } : {}),
     clients: [

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { isLimitedClient, LIMITED_CLIENT_IDS } from '../client-limits.ts';
 import { globProblem } from '../glob.ts';
+import { UPDATE_CHANNELS } from '../updates.ts';
 
 /** A value read from the secret store instead of being kept in config.json. */
 export const SecretRef = z.strictObject({ secret: z.string().min(1, 'expected a secret name') });
@@ -193,6 +194,10 @@ export const AppSettings = z.looseObject({
   startAtLogin: z.boolean({ error: 'expected true or false' }).optional(),
   /** The app's welcome was finished or skipped in this home; it is not shown again on its own. */
   welcomeDone: z.boolean({ error: 'expected true or false' }).optional(),
+  /** The desktop app checks for updates (every 6 hours at most) and downloads them in the background. Default true. */
+  checkForUpdates: z.boolean({ error: 'expected true or false' }).optional(),
+  /** Which releases the desktop app updates to: "stable" (default) or "beta" (pre-releases too). */
+  updateChannel: z.enum(UPDATE_CHANNELS, { error: 'expected "stable" or "beta"' }).optional(),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 

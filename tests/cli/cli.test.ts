@@ -17,9 +17,9 @@ describe('switchboard --help', () => {
 
 describe('switchboard status', () => {
   it('reports the app settings in force, defaults filled in', () => {
-    const home = makeHome({ servers: {}, profiles: {}, settings: { startAtLogin: false } });
-    expect(JSON.parse(cli(home, ['status', '--json']).stdout).settings).toEqual({ startAtLogin: false });
-    expect(JSON.parse(cli(makeHome({ servers: {}, profiles: {} }), ['status', '--json']).stdout).settings).toEqual({ startAtLogin: true });
+    const home = makeHome({ servers: {}, profiles: {}, settings: { startAtLogin: false, checkForUpdates: false, updateChannel: 'beta' } });
+    expect(JSON.parse(cli(home, ['status', '--json']).stdout).settings).toEqual({ startAtLogin: false, checkForUpdates: false, updateChannel: 'beta' });
+    expect(JSON.parse(cli(makeHome({ servers: {}, profiles: {} }), ['status', '--json']).stdout).settings).toEqual({ startAtLogin: true, checkForUpdates: true, updateChannel: 'stable' });
     const bad = makeHome({ servers: {}, profiles: {}, settings: { startAtLogin: 'yes' } });
     expect(JSON.parse(cli(bad, ['status', '--json']).stdout).config.problems).toEqual([expect.objectContaining({ path: 'settings.startAtLogin', message: 'expected true or false' })]);
   });

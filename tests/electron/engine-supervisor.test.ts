@@ -101,4 +101,16 @@ describe('engine supervisor', () => {
     await done;
     expect(sup.state).toEqual({ kind: 'stopped' });
   });
+
+  it('lets a released engine run on: not killed on dispose, not restarted when it exits', async () => {
+    const { clock, spawned, sup } = setup();
+    sup.start();
+    sup.release();
+    await sup.dispose();
+    expect(spawned[0]!.killed).toBe(false);
+    spawned[0]!.crash(0);
+    clock.advance(60_000);
+    expect(spawned).toHaveLength(1);
+    expect(sup.process).toBeNull();
+  });
 });

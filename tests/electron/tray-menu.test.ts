@@ -96,4 +96,20 @@ describe('tray menu', () => {
     });
     expect(items[0]!.label).toBe('Engine stopped unexpectedly; restarting in 2 s');
   });
+
+  it('offers "Restart to update" once an update is downloaded, and only then', () => {
+    const did: string[] = [];
+    const actions = { openPage() {}, copy() {}, restartServer() {}, quit() {}, restartToUpdate: () => void did.push('restart to update') };
+    const labels = (items: TrayItem[]) => items.map((i) => i.label).filter(Boolean);
+    const ready = trayTemplate({ kind: 'running', since: 0 }, status, actions, { state: 'ready', version: '0.2.0' });
+    expect(labels(ready).slice(0, 3)).toEqual(['Engine running · 1 of 2 servers failed', 'Switchboard 0.2.0 is ready — restart to use it', 'Restart to update']);
+    ready.find((i) => i.label === 'Restart to update')!.click!();
+    expect(did).toEqual(['restart to update']);
+    for (const notice of [{ state: 'downloading', version: '0.2.0', percent: 40 }, { state: 'idle' }, { state: 'off' }, undefined] as const) {
+      expect(labels(trayTemplate({ kind: 'running', since: 0 }, status, actions, notice))).not.toContain('Restart to update');
+    }
+    const restarting = trayTemplate({ kind: 'running', since: 0 }, status, actions, { state: 'restarting', version: '0.2.0' });
+    expect(labels(restarting)).toContain('Restarting to Switchboard 0.2.0…');
+    expect(labels(restarting)).not.toContain('Restart to update');
+  });
 });

@@ -11,6 +11,7 @@ import type { CliContext } from '../context.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 import { clientSurfaceLine } from '../../../src-shared/client-limits.ts';
 import { clientDisplayName } from '../../../src-shared/client-names.ts';
+import { appSettings } from '../../../src-shared/config/app-settings.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('status', args, { json: { type: 'boolean' } });
@@ -99,11 +100,11 @@ export function offlineStatus(file: string, home: string): StatusReport {
       file,
     },
     secrets: { store: 'none' },
-    settings: { startAtLogin: true },
+    settings: appSettings(undefined),
     clients: [],
   };
   if (v?.ok) {
-    report.settings.startAtLogin = v.config.settings?.startAtLogin !== false;
+    report.settings = appSettings(v.config.settings);
     for (const [name, s] of Object.entries(v.config.servers)) {
       const proposal = proposalOf(s);
       report.servers[name] = {

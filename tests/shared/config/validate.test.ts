@@ -51,6 +51,12 @@ describe('config validation', () => {
     expect(problems({ settings: { welcomeDone: 'yes' } })).toEqual([{ path: 'settings.welcomeDone', message: 'expected true or false' }]);
   });
 
+  it('takes true or false for settings.checkForUpdates and "stable" or "beta" for settings.updateChannel', () => {
+    expect(problems({ settings: { checkForUpdates: false, updateChannel: 'beta' } })).toEqual([]);
+    expect(problems({ settings: { checkForUpdates: 'no' } })).toEqual([{ path: 'settings.checkForUpdates', message: 'expected true or false' }]);
+    expect(problems({ settings: { updateChannel: 'nightly' } })).toEqual([{ path: 'settings.updateChannel', message: 'expected "stable" or "beta"' }]);
+  });
+
   it('takes only absolute folder paths as a server\'s roots, and "config" or "client" as rootsFrom', () => {
     const ok = { servers: { a: { command: 'x', roots: ['/srv/data', 'C:\\Users\\me', '\\\\host\\share'], rootsFrom: 'client' } }, profiles: {} };
     expect(problems(ok)).toEqual([]);

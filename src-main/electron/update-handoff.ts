@@ -1,0 +1,48 @@
+// The note one app version leaves the next when it restarts to install an update
+// (docs/updates.md): `<home>/run/update-handoff.json`, owner-only. The new app reads it once, at
+// its first engine start, and starts that engine with `--take-over` so it takes the home over
+// from the engine the old app left running, instead of finding it busy.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const HANDOFF_FILE = 'update-handoff.json';
+/** A note older than this (ms) is stale: the install failed or was never started. 15 minutes. */
+export const HANDOFF_STALE_MS = 15 * 60 * 1000;
+/** The engine's flag (SPEC §9, `switchboard engine --take-over`). */
+export const TAKE_OVER_FLAG = '--take-over';
+
+export interface HandOffNote {
+  /** The version that restarted. */
+  from: string;
+  /** The version it installs. */
+  to: string;
+  /** When (ms since the epoch). */
+  at: number;
+  /** The engine it left running, when known. */
+  enginePid?: number;
+}
+
+export const handOffFile = (home: string): string => path.join(home, 'run', HANDOFF_FILE);
+
+export function writeHandOffNote(home: string, note: HandOffNote): void {
+  mkdirSync(path.join(home, 'run'), { recursive: true, mode: 0o700 });
+  writeFileSync(handOffFile(home), JSON.stringify(note) + '\n', { mode: 0o600 });
+}
+
+/**
+ * The extra engine arguments for this start, consuming the note: `--take-over` when a fresh
+ * note is there (whichever version wrote it: the engine itself refuses to take over a newer one),
+ * none otherwise. Only the first start after an update takes over; restarts after a crash do not.
+ */
+export function takeOverArgs(home: string, now: number): string[] {
+  const file = handOffFile(home);
+  let note: Partial<HandOffNote> | undefined;
+  try {
+    note = JSON.parse(readFileSync(file, 'utf8')) as Partial<HandOffNote>;
+  } catch {
+    return [];
+  }
+  rmSync(file, { force: true });
+  const fresh = typeof note?.at === 'number' && now - note.at >= 0 && now - note.at <= HANDOFF_STALE_MS;
+  return fresh ? [TAKE_OVER_FLAG] : [];
+}
