@@ -52,4 +52,18 @@ describe('electron-builder configuration', () => {
     expect(pkg.scripts['build:electron']).toContain('src-main/electron/vite.build.config.ts');
     expect(pkg.devDependencies.electron).toBe('41.7.1');
   });
+
+  it('publishes the update feed electron-updater reads: GitHub releases, with the formats it updates from', () => {
+    // release.yml uploads to a draft and makes it public after the smoke tests (tests/release/workflows.test.ts).
+    expect(cfg.publish).toEqual({ provider: 'github', releaseType: 'draft' });
+    // Stable releases also write beta*.yml, so that the beta channel (Settings) gets them too.
+    expect(cfg.generateUpdatesFilesForAllChannels).toBe(true);
+    // electron-updater installs macOS updates from the zip, Windows ones with NSIS, Linux ones as AppImage.
+    expect(targets('mac')).toContain('zip');
+    expect(targets('win')).toContain('nsis');
+    expect(targets('linux')).toContain('AppImage');
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.dependencies['electron-updater']).toBe('6.8.10');
+    expect(readFileSync(path.join(ROOT, 'src-main/electron/main.ts'), 'utf8')).toContain("from 'electron-updater'");
+  });
 });
