@@ -7,7 +7,7 @@ import type { UpdateNotice } from './updates.ts';
 export const IPC_CHANNELS = {
   /** Renderer → main: one control API call; answered with an IpcReply. */
   call: 'switchboard:call',
-  /** Renderer → main: the app's update state (an UpdateNotice); main answers it, not the engine. */
+  /** Renderer → main: the app's update state; an IpcReply whose result is an UpdateNotice. Main answers it, not the engine. */
   updateState: 'switchboard:update-state',
   /** Renderer → main: "Restart to update"; answered with an IpcReply once the restart has begun. */
   updateRestart: 'switchboard:update-restart',
@@ -29,7 +29,8 @@ export interface SwitchboardBridge {
   call(method: ControlMethod, params: unknown): Promise<IpcReply>;
   /** The desktop app's own updates; absent in a browser on `switchboard serve`. */
   updates?: {
-    state(): Promise<UpdateNotice>;
+    /** Its result is an UpdateNotice. */
+    state(): Promise<IpcReply>;
     restart(): Promise<IpcReply>;
     /** Calls `listener` on every change; returns the function that stops it. */
     onchange(listener: (notice: UpdateNotice) => void): () => void;

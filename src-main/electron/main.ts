@@ -22,7 +22,8 @@ import { CONTENT_SECURITY_POLICY, secureWebPreferences } from './window-options.
 import { syncLoginItem, type LoginItemHost } from './login-item.ts';
 import { createAutoUpdate } from './auto-update.ts';
 import { takeOverArgs, writeHandOffNote } from './update-handoff.ts';
-import { IPC_CHANNELS, type IpcReply } from '../../src-shared/ipc.ts';
+import { IPC_CHANNELS } from '../../src-shared/ipc.ts';
+import { createUpdateIpc } from './update-ipc.ts';
 import { toErrorData } from '../../src-shared/errors.ts';
 import electronUpdater from 'electron-updater';
 
@@ -75,7 +76,8 @@ function startApp(): void {
       refreshTray();
     },
   });
-  const relay = createIpcRelay(ipcMain, { has: (id) => ourWindows.has(id), isAppUrl }, rpc);
+  const trusted = { has: (id: number) => ourWindows.has(id), isAppUrl };
+  const relay = createIpcRelay(ipcMain, trusted, rpc);
   const guard = createUrlGuard({
     isAppUrl,
     // Only http(s) reaches here (the guard drops other schemes); the browser handles it.
@@ -190,17 +192,7 @@ function startApp(): void {
       for (const id of ourWindows) webContents.fromId(id)?.send(IPC_CHANNELS.updateChanged, notice);
     },
   });
-  // Only our own windows ask (see ipc-relay's isTrustedSender); main answers, not the engine.
-  ipcMain.handle(IPC_CHANNELS.updateState, (event) => (ourWindows.has(event.sender.id) ? updates.notice : { state: 'unsupported' }));
-  ipcMain.handle(IPC_CHANNELS.updateRestart, async (event): Promise<IpcReply> => {
-    if (!ourWindows.has(event.sender.id)) return { error: { code: 'denied', message: 'This window is not allowed to talk to Switchboard.' } };
-    try {
-      await updates.restart();
-      return { result: {} };
-    } catch (err) {
-      return { error: toErrorData(err) };
-    }
-  });
+  const updateIpc = createUpdateIpc(ipcMain, trusted, updates);
 
   const poll = setInterval(() => {
     rpc.call('status', {}).then(
@@ -253,8 +245,7 @@ function startApp(): void {
     clearInterval(poll);
     updates.dispose();
     relay.dispose();
-    ipcMain.removeHandler(IPC_CHANNELS.updateState);
-    ipcMain.removeHandler(IPC_CHANNELS.updateRestart);
+    updateIpc.dispose();
     rpc.dispose();
     // Restarting to an update, the supervisor has released the engine: this does not stop it.
     void supervisor.dispose().finally(() => {

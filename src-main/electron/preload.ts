@@ -9,7 +9,7 @@ import type { UpdateNotice } from '../../src-shared/updates.ts';
 const bridge: SwitchboardBridge = {
   call: (method: ControlMethod, params: unknown): Promise<IpcReply> => ipcRenderer.invoke(IPC_CHANNELS.call, { method, params }),
   updates: {
-    state: (): Promise<UpdateNotice> => ipcRenderer.invoke(IPC_CHANNELS.updateState),
+    state: (): Promise<IpcReply> => ipcRenderer.invoke(IPC_CHANNELS.updateState),
     restart: (): Promise<IpcReply> => ipcRenderer.invoke(IPC_CHANNELS.updateRestart),
     onchange: (listener) => {
       // The page gets the notice only, never the IPC event (it carries the sender).

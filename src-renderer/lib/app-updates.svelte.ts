@@ -17,7 +17,9 @@ export class AppUpdates {
     const b = this.#bridge;
     if (!b) return;
     this.#stop = b.onchange((n) => (this.notice = n));
-    void b.state().then((n) => (this.notice = n));
+    void b.state().then((reply) => {
+      if ('result' in reply) this.notice = reply.result as UpdateNotice;
+    });
   }
 
   /** "Restart to update"; throws an ApiError with a sentence when it cannot. */

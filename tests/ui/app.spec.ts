@@ -242,6 +242,31 @@ describe('the app in a browser', () => {
     await until(async () => ((await saved()) === true ? true : undefined), 'config.json to say startAtLogin true');
   });
 
+  it('settings: update checks are on, on the stable channel, and both choices are written to config.json', { timeout: 90_000 }, async () => {
+    const saved = async () => JSON.parse(readFileSync(path.join(s.home, 'config.json'), 'utf8')).settings as { checkForUpdates?: boolean; updateChannel?: string } | undefined;
+    await go('Settings');
+    const box = page.getByLabel('Check for updates and download them in the background');
+    const channel = page.getByLabel('Updates to get');
+    await until(async () => ((await box.isChecked()) ? true : undefined), 'the box to show the default (on)');
+    assert.equal(await channel.inputValue(), 'stable');
+    await channel.selectOption('beta');
+    await until(async () => ((await saved())?.updateChannel === 'beta' ? true : undefined), 'config.json to say updateChannel beta');
+    await box.uncheck();
+    await until(async () => ((await saved())?.checkForUpdates === false ? true : undefined), 'config.json to say checkForUpdates false');
+    await page.reload();
+    await until(async () => ((await box.isChecked()) ? undefined : true), 'the box to stay off after a reload');
+    await until(async () => ((await channel.isDisabled()) ? true : undefined), 'the channel to be greyed out while checks are off');
+    assert.equal(await channel.inputValue(), 'beta');
+    await box.check();
+    await channel.selectOption('stable');
+    await until(async () => {
+      const v = await saved();
+      return v?.checkForUpdates === true && v.updateChannel === 'stable' ? true : undefined;
+    }, 'config.json to say checkForUpdates true, updateChannel stable');
+    // A browser on `switchboard serve` has no app to update: no "Restart to update" ever shows.
+    assert.equal(await page.getByRole('button', { name: 'Restart to update' }).count(), 0);
+  });
+
   it('servers: removing a server a profile still uses is refused with the reason', { timeout: 90_000 }, async () => {
     await go('Servers');
     await expectRefused(
