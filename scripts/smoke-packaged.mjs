@@ -9,7 +9,9 @@
 // engine's socket) shows the app's engine, then runs the app's own shim (resources/bin/switchboard)
 // for a profile of the first-run config and sends it initialize and tools/list, as an MCP client
 // would. Any step that does not happen in time fails with a sentence saying which, and the
-// app's last output. The app and its engine are stopped and the home removed at the end.
+// app's last output. Last, it starts the app a second time without --hidden, as a person opening
+// it would: the running one must show its window (it prints WINDOW_SHOWN once the page loaded).
+// The app and its engine are stopped and the home removed at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +23,8 @@ const BIN = path.join(ROOT, 'bin', 'switchboard.mjs');
 /** electron-builder's names for the OS, as in release/shim/<os>-<arch>/ and its output folders. */
 const BUILDER_OS = /** @type {Record<string, 'mac' | 'win' | 'linux'>} */ ({ darwin: 'mac', win32: 'win', linux: 'linux' });
 const PROTOCOL = '2025-11-25';
+/** What the app's main process prints once its window has loaded and shows (src-main/electron/main.ts). */
+export const WINDOW_SHOWN = 'switchboard: window shown';
 
 export class SmokeError extends Error {
   /** @param {string} message */
@@ -234,7 +238,14 @@ export async function smoke(o) {
   let exited = /** @type {string | null} */ (null);
   app.on('exit', (code, signal) => (exited = signal ? `signal ${signal}` : `code ${code}`));
   app.on('error', (err) => (exited = err.message));
-  for (const s of [app.stdout, app.stderr]) s.setEncoding('utf8').on('data', (d) => (output = (output + d).slice(-8000)));
+  let windowShown = false;
+  for (const s of [app.stdout, app.stderr]) {
+    s.setEncoding('utf8').on('data', (d) => {
+      output += d;
+      if (output.includes(WINDOW_SHOWN)) windowShown = true;
+      output = output.slice(-8000);
+    });
+  }
   const appTail = () =>
     (exited ? ` The app exited (${exited}).` : ' The app is still running.') + (output.trim() ? `\nIts last output:\n${output.trim().split('\n').slice(-20).join('\n')}` : ' It wrote nothing.');
   try {
@@ -245,6 +256,15 @@ export async function smoke(o) {
     if (!profile || !status.profiles[profile]) throw new SmokeError(`No profile ${o.profile ?? ''} in the engine's status (it has ${Object.keys(status.profiles).join(', ') || 'none'}).`);
     const r = await mcpToolsList(o.shim, ['shim', '--profile', profile, '--home', home], o.timeoutMs);
     log(`${o.shim} → ${r.server?.name ?? 'engine'}: ${r.tools.length} tools on ${profile} (${r.tools.slice(0, 5).join(', ')}${r.tools.length > 5 ? ', …' : ''})`);
+    // Opened again by a person: the second instance hands over to the running app and exits.
+    const again = spawn(o.app, appArgs(home, o.platform).filter((a) => a !== '--hidden'), { stdio: 'ignore', env: { ...process.env, SWITCHBOARD_HOME: home } });
+    again.on('error', () => undefined);
+    const t0 = Date.now();
+    while (!windowShown) {
+      if (exited || Date.now() - t0 > o.timeoutMs) throw new SmokeError(`The window did not show within ${Math.round(o.timeoutMs / 1000)} s of opening the app again (no "${WINDOW_SHOWN}" from it).${appTail()}`);
+      await sleep(250);
+    }
+    log('the window shows');
     return { home, status, profile, tools: r.tools };
   } finally {
     await stop(app, statusCommand, home);

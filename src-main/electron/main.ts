@@ -34,6 +34,8 @@ const ENGINE_ENTRY = path.join(here, 'engine-entry.js');
 const INDEX_HTML = path.join(here, '..', 'renderer', 'index.html');
 const TRAY_ICON = path.join(here, '..', '..', 'assets', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png');
 const STATUS_EVERY_MS = 3000;
+/** Printed when the window has loaded and shows (scripts/smoke-packaged.mjs, WINDOW_SHOWN). */
+const WINDOW_SHOWN = 'switchboard: window shown';
 
 /** Opens a link's approval screen; set once the window machinery exists (links wait until then). */
 let openLink: (link: string) => void = () => undefined;
@@ -119,7 +121,11 @@ function startApp(): void {
       ourWindows.delete(id);
       win = null;
     });
-    win.once('ready-to-show', () => win?.show());
+    win.once('ready-to-show', () => {
+      win?.show();
+      // The packaged app's smoke test (scripts/smoke-packaged.mjs) waits for this line.
+      console.log(WINDOW_SHOWN);
+    });
     void win.loadFile(INDEX_HTML, { hash });
   }
 

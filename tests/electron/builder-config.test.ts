@@ -54,7 +54,7 @@ describe('electron-builder configuration', () => {
   });
 
   it('publishes the update feed electron-updater reads: GitHub releases, with the formats it updates from', () => {
-    // release.yml uploads to a draft and makes it public after the smoke tests (tests/release/workflows.test.ts).
+    // release.yml uploads to a draft and makes it public after the smoke tests (tests/workflows/workflows.test.ts).
     expect(cfg.publish).toEqual({ provider: 'github', releaseType: 'draft' });
     // Stable releases also write beta*.yml, so that the beta channel (Settings) gets them too.
     expect(cfg.generateUpdatesFilesForAllChannels).toBe(true);
