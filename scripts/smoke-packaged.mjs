@@ -2,7 +2,7 @@
 // Smoke test of a packaged desktop app, run by .github/workflows/release.yml after
 // electron-builder on each platform (under xvfb-run on Linux):
 //
-//   node scripts/smoke-packaged.mjs [--dist DIR] [--platform P] [--arch A] [--app EXE] [--profile P] [--timeout S]
+//   node scripts/smoke-packaged.mjs [--dist DIR] [--platform P] [--arch A] [--app EXE] [--profile P] [--timeout S] [--skip-window]
 //
 // It finds the unpacked app electron-builder left in DIR (default release/), starts it hidden on
 // a new, empty home, waits until `switchboard status --json` (this checkout's CLI, over the
@@ -38,7 +38,7 @@ export const USAGE =
   'usage: node scripts/smoke-packaged.mjs [--dist DIR] [--platform darwin|win32|linux] [--arch x64|arm64] [--app EXE] [--profile NAME] [--timeout SECONDS]';
 
 /**
- * @typedef {{ dist: string, platform: NodeJS.Platform, arch: string, app?: string, profile?: string, timeoutMs: number }} SmokeOptions
+ * @typedef {{ dist: string, platform: NodeJS.Platform, arch: string, app?: string, profile?: string, timeoutMs: number, skipWindow?: boolean }} SmokeOptions
  * @param {string[]} argv
  * @returns {SmokeOptions}
  */
@@ -67,7 +67,8 @@ export function parseSmokeArgs(argv, defaults = { platform: process.platform, ar
       const s = Number(value());
       if (!Number.isFinite(s) || s <= 0) throw new SmokeError(`--timeout takes a number of seconds.\n${USAGE}`);
       o.timeoutMs = s * 1000;
-    } else throw new SmokeError(`Unknown argument ${a}.\n${USAGE}`);
+    } else if (a === '--skip-window') o.skipWindow = true;
+    else throw new SmokeError(`Unknown argument ${a}.\n${USAGE}`);
   }
   return o;
 }
@@ -227,7 +228,9 @@ export function mcpToolsList(command, args, timeoutMs) {
 /**
  * The whole smoke test with its commands given: `app` started with appArgs, `statusCommand` (the
  * CLI, without its arguments) asked for the engine, `shim` for the exchange.
- * @param {{ app: string, platform: NodeJS.Platform, shim: string, statusCommand?: string[], profile?: string, timeoutMs: number, log?: (line: string) => void }} o
+ * `skipWindow`: leave out the window check (for an app whose main's output does not reach this
+ * script; the engine and the shim are still checked).
+ * @param {{ app: string, platform: NodeJS.Platform, shim: string, statusCommand?: string[], profile?: string, timeoutMs: number, skipWindow?: boolean, log?: (line: string) => void }} o
  */
 export async function smoke(o) {
   const log = o.log ?? ((line) => process.stdout.write(`smoke: ${line}\n`));
@@ -256,6 +259,7 @@ export async function smoke(o) {
     if (!profile || !status.profiles[profile]) throw new SmokeError(`No profile ${o.profile ?? ''} in the engine's status (it has ${Object.keys(status.profiles).join(', ') || 'none'}).`);
     const r = await mcpToolsList(o.shim, ['shim', '--profile', profile, '--home', home], o.timeoutMs);
     log(`${o.shim} → ${r.server?.name ?? 'engine'}: ${r.tools.length} tools on ${profile} (${r.tools.slice(0, 5).join(', ')}${r.tools.length > 5 ? ', …' : ''})`);
+    if (o.skipWindow) return { home, status, profile, tools: r.tools };
     // Opened again by a person: the second instance hands over to the running app and exits.
     const again = spawn(o.app, appArgs(home, o.platform).filter((a) => a !== '--hidden'), { stdio: 'ignore', env: { ...process.env, SWITCHBOARD_HOME: home } });
     again.on('error', () => undefined);
@@ -301,7 +305,7 @@ async function main() {
   try {
     const o = parseSmokeArgs(process.argv.slice(2));
     const found = findPackagedApp(o);
-    await smoke({ app: found.app, shim: found.shim, platform: o.platform, timeoutMs: o.timeoutMs, ...(o.profile ? { profile: o.profile } : {}) });
+    await smoke({ app: found.app, shim: found.shim, platform: o.platform, timeoutMs: o.timeoutMs, skipWindow: o.skipWindow === true, ...(o.profile ? { profile: o.profile } : {}) });
     process.stdout.write('smoke: the packaged app works: its engine came up and its shim listed tools.\n');
   } catch (err) {
     process.stderr.write(`smoke: FAILED: ${err instanceof Error ? err.message : String(err)}\n`);
