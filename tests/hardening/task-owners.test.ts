@@ -58,6 +58,35 @@ describe('tasks are reached by who made them, not by a claimed name', () => {
     }
   }, 90_000);
 
+  hardeningCase('attack', "issue 29 #11: another 2026-07-28 client on the profile holding a task's id cannot read, cancel or update it, and hears what an unknown id hears", async (tally) => {
+    const post = (method: string, params: Record<string, unknown>, clientName: string) =>
+      modernPost(served, 'p', method, params, { name: String(params.taskId ?? params.name), clientName, capabilities: TASKS }).then((r) => r.json());
+    const created = await waitFor(async () => {
+      const r = await post('tools/call', { name: 'tl__job', arguments: { ms: 20_000, label: 'alice-only' } }, 'alice');
+      return r.result?.resultType === 'task' ? r.result : undefined;
+    }, 20_000, "alice's task");
+    const id = String(created.taskId);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    // What a client hears of a task id it has no task under, with the id itself left out.
+    const answer = (r: { result?: unknown; error?: { code: number; message: string } }, asked: string) => ({
+      result: r.result,
+      error: r.error && { code: r.error.code, message: r.error.message.replaceAll(asked, '<id>') },
+    });
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/update'] as const) {
+      await tally.attempt(`"mallory" sends ${method} with alice's task id`, async () => {
+        const theirs = answer(await post(method, { taskId: id }, 'mallory'), id);
+        const none = answer(await post(method, { taskId: unknown }, 'mallory'), unknown);
+        expect(theirs.result).toBeUndefined();
+        expect(theirs).toEqual(none);
+      });
+    }
+    await tally.attempt('alice still has her task, running', async () => {
+      const r = await post('tasks/get', { taskId: id }, 'alice');
+      expect(r.result?.status).toBe('working');
+      await post('tasks/cancel', { taskId: id }, 'alice');
+    });
+  }, 90_000);
+
   hardeningCase('attack', `rotating clientInfo names on sessionless requests keeps no more than ${MAX_TASKS_PER_CLIENT} tasks`, async (tally) => {
     const ids: string[] = [];
     const total = MAX_TASKS_PER_CLIENT + 20;
