@@ -21,13 +21,14 @@ beforeAll(async () => {
       tight: fixtureServer('basic.mjs', { callTimeoutSec: 1 }),
       crashy: fixtureServer('crash-mid-call.mjs'),
       slow: fixtureServer('slow.mjs'),
+      burst: fixtureServer('progress-burst.mjs'),
     },
-    profiles: { p: { servers: ['basic', 'tight', 'crashy', 'slow'] }, code: { servers: ['basic'], surface: 'code' } },
+    profiles: { p: { servers: ['basic', 'tight', 'crashy', 'slow', 'burst'] }, code: { servers: ['basic'], surface: 'code' } },
   });
   engine = await Engine.start({ home, port: null });
   // A stored secret that happens to be part of a tool's error text: the audit must not keep it.
   engine.secrets.set('FIXTURE_SECRET', 'always fails');
-  for (const s of ['basic', 'tight', 'crashy', 'slow']) await engine.supervisor.get(s)!.waitReady(30_000);
+  for (const s of ['basic', 'tight', 'crashy', 'slow', 'burst']) await engine.supervisor.get(s)!.waitReady(30_000);
 }, 60_000);
 
 afterAll(async () => {
@@ -121,6 +122,38 @@ describe('tools/call fast path', () => {
       return { result, seen };
     });
     expect(r.value.seen).toEqual([1, 2, 3]);
+  });
+
+  it('sends every progress notification before the result when the server sends them in one read, on both paths (issue 29 #12)', async () => {
+    const STEPS = 200;
+    for (const fast of [true, false]) {
+      engine.gateway.fastPath = fast;
+      const { client, raw } = await socketClient('p');
+      // What reaches the client, in the order it comes off the socket.
+      const wire: { progress?: number; token?: unknown; id?: unknown }[] = [];
+      const inner = raw.onmessage!;
+      raw.onmessage = (m) => {
+        const msg = m as { method?: string; id?: unknown; params?: { progress?: number; progressToken?: unknown } };
+        if (msg.method === 'notifications/progress') wire.push({ progress: msg.params?.progress, token: msg.params?.progressToken });
+        else if ('id' in msg && !('method' in msg)) wire.push({ id: msg.id });
+        inner(m);
+      };
+      const before = { ...engine.gateway.stats };
+      try {
+        const result = (await client.callTool({ name: 'burst__burst', arguments: { steps: STEPS } }, undefined, { onprogress: () => {} })) as CallToolResult;
+        expect(result.content).toEqual([{ type: 'text', text: `burst of ${STEPS}` }]);
+        const answer = wire.findIndex((w) => 'id' in w && w.token === undefined && typeof w.id === 'number' && w.id > 0);
+        const sent = wire.slice(0, answer).filter((w) => w.progress !== undefined);
+        // Every step, in order, under the client's own token (its request's id), before the answer.
+        expect({ fast, progress: sent.map((w) => w.progress) }).toEqual({ fast, progress: Array.from({ length: STEPS }, (_, i) => i + 1) });
+        expect(new Set(sent.map((w) => w.token))).toEqual(new Set([wire[answer]!.id]));
+        expect(wire.slice(answer).filter((w) => w.progress !== undefined)).toEqual([]);
+        expect(fast ? engine.gateway.stats.directCalls - before.directCalls : engine.gateway.stats.pipelineCalls - before.pipelineCalls).toBe(1);
+      } finally {
+        await client.close();
+        engine.gateway.fastPath = true;
+      }
+    }
   });
 
   it('answers a call over callTimeoutSec with the timeout error, and tells the server', async () => {
