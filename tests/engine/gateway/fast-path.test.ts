@@ -156,6 +156,36 @@ describe('tools/call fast path', () => {
     }
   });
 
+  it('takes the first call of a resumed session, sent with the hello, as the client it is (issue 29 #13)', async () => {
+    const seen = new Set(engine.audit.list({ limit: 10_000 }).map((e) => e.id));
+    const before = engine.gateway.stats.directCalls;
+    const sock = net.connect(engine.paths.socket);
+    await new Promise<void>((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+    try {
+      // As a shim sends it after a boot answer or an engine restart: the hello, then the calls it held, in one write.
+      const initialize = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'kilo', version: '7.7.7' } };
+      const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'basic__echo', arguments: { text: 'first' } } };
+      const answered = new Promise<string>((resolve) => {
+        let buf = '';
+        sock.on('data', (d: Buffer) => {
+          buf += d.toString('utf8');
+          const line = buf.split('\n').find((l) => l.startsWith('{"jsonrpc":"2.0","id":1,'));
+          if (line) resolve(line);
+        });
+      });
+      sock.write(`${JSON.stringify({ kind: 'mcp', profile: 'p', v: 1, resume: { initialize } })}\n${JSON.stringify(call)}\n`);
+      expect(JSON.parse(await answered).result.content).toEqual([{ type: 'text', text: 'first' }]);
+      const fresh = await waitFor(() => {
+        const entries = engine.audit.list({ limit: 10_000 }).filter((e) => !seen.has(e.id));
+        return entries.length > 0 ? entries : undefined;
+      }, 10_000, 'the audit entry');
+      expect(fresh.map((e) => [e.tool, e.client])).toEqual([['echo', 'kilo']]);
+      expect(engine.gateway.stats.directCalls - before).toBe(1);
+    } finally {
+      sock.destroy();
+    }
+  });
+
   it('answers a call over callTimeoutSec with the timeout error, and tells the server', async () => {
     const r = await both((c) => call(c, 'tight__sleep', { ms: 4000 }));
     expect(r.value.isError).toBe(true);
