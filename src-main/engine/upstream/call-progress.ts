@@ -26,7 +26,7 @@ export class CallProgress {
       const token = m?.method === 'notifications/progress' ? m.params?.progressToken : undefined;
       const sink = typeof token === 'string' ? this.#sinks.get(token) : undefined;
       if (sink) {
-        const { progressToken: _t, _meta: _m, ...progress } = m!.params as Record<string, unknown>;
+        const { progressToken: _t, ...progress } = m!.params as Record<string, unknown>;
         sink(progress as Progress);
         return;
       }
