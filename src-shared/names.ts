@@ -51,9 +51,17 @@ const MIN_SHORT_NAME = 16;
  * Names are `<server>__<tool>` (the bare tool when `namespace` is false) with every character
  * outside [A-Za-z0-9_-] replaced by `_`. A name longer than `maxLength` (64) keeps its start (55
  * characters at 64, without a trailing `_` or `-`) and gets `_` plus a hash of the full original
- * name, so a shortened name reads like the tool and is the same every time. When two tools still end up with the same name,
- * the one whose name needed no change keeps it and the others get a hash suffix. Hashes rather than
- * counters keep a tool's name stable when other tools come and go, since clients remember names.
+ * name, so a shortened name reads like the tool and is the same every time.
+ *
+ * A name a client has seen must keep meaning the same tool (issue 29 #3), so collisions are
+ * settled in this order: first every name that needed no change is its tool's own (a literal
+ * name is never taken by a changed one, so no tool can forge a shortened or cleaned name by
+ * naming itself like it); then the changed names, in the order the entries come (config order:
+ * the profile's servers as listed, each server's tools as it lists them), each keeping its
+ * candidate when free, else getting another hash suffix. Two servers can no longer meet here:
+ * config validation refuses servers whose names would share tool names ({@link serverNameClash}),
+ * so what remains are one server's own tools. Hashes rather than counters keep a tool's name
+ * stable when other tools come and go, since clients remember names.
  */
 export function exposedToolTable(entries: ToolRef[], opts: ExposedNameOptions): ExposedToolTable {
   const max = Math.max(MIN_SHORT_NAME, opts.maxLength ?? MAX_TOOL_NAME_LENGTH);
@@ -75,10 +83,6 @@ export function exposedToolTable(entries: ToolRef[], opts: ExposedNameOptions): 
     pending.set(key, { key, ref: { server: ref.server, tool: ref.tool }, raw, candidate });
   }
 
-  const counts = new Map<string, number>();
-  for (const p of pending.values()) counts.set(p.candidate, (counts.get(p.candidate) ?? 0) + 1);
-
-  const ordered = [...pending.values()].sort((a, b) => compare(a.key, b.key));
   const names = new Map<string, string>();
   const byName = new Map<string, ToolRef>();
   const assign = (p: Pending, name: string): void => {
@@ -86,13 +90,16 @@ export function exposedToolTable(entries: ToolRef[], opts: ExposedNameOptions): 
     byName.set(name, p.ref);
   };
 
-  const rest: Pending[] = [];
-  for (const p of ordered) {
-    const keeps = counts.get(p.candidate) === 1 || p.raw === p.candidate;
-    if (keeps && !byName.has(p.candidate)) assign(p, p.candidate);
-    else rest.push(p);
+  const changed: Pending[] = [];
+  for (const p of pending.values()) {
+    if (p.raw === p.candidate && !byName.has(p.candidate)) assign(p, p.candidate);
+    else changed.push(p);
   }
-  for (const p of rest) {
+  for (const p of changed) {
+    if (!byName.has(p.candidate)) {
+      assign(p, p.candidate);
+      continue;
+    }
     const hash = hashHex(p.key, 6);
     let name = withSuffix(p.candidate, `_${hash}`);
     for (let n = 2; byName.has(name); n++) name = withSuffix(p.candidate, `_${hash}_${n}`);
@@ -120,6 +127,23 @@ function hashHex(text: string, digits: number): string {
 // Code-unit order, so names never depend on the machine's locale.
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Whether two servers' tools would be shown under the same names: one's `<server>__` prefix, once
+ * cleaned, begins the other's ("files.v2" and "files_v2" both give `files_v2__…`; "gh" and "gh__x"
+ * share `gh__x__…`), or in code both servers become the same global ("my-server", "my_server").
+ * Config validation refuses such a pair: whichever came second would take names clients already
+ * know for the first one's tools. Undefined when the names are apart; else the name they share.
+ */
+export function serverNameClash(a: string, b: string): string | undefined {
+  if (a === b) return undefined;
+  const clean = (s: string) => `${s.replace(/[^A-Za-z0-9_-]/gu, '_')}__`;
+  const [pa, pb] = [clean(a), clean(b)];
+  if (pa.startsWith(pb) || pb.startsWith(pa)) return `${(pa.length <= pb.length ? pa : pb)}…`;
+  const taboo = (n: string) => RESERVED_WORDS.has(n) || INHERITED_NAMES.has(n) || SANDBOX_GLOBALS.has(n);
+  const ga = toIdentifier(a, taboo);
+  return ga === toIdentifier(b, taboo) ? ga : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { isLimitedClient, LIMITED_CLIENT_IDS } from '../client-limits.ts';
 import { globProblem } from '../glob.ts';
+import { serverNameClash } from '../names.ts';
 import { UPDATE_CHANNELS } from '../updates.ts';
 
 /** A value read from the secret store instead of being kept in config.json. */
@@ -233,11 +234,24 @@ export function crossProblems(raw: unknown): CrossProblem[] {
   const out: CrossProblem[] = [];
   if (!isObject(raw)) return out;
   const servers = isObject(raw.servers) ? raw.servers : {};
-  for (const name of Object.keys(servers)) {
+  const names = Object.keys(servers);
+  names.forEach((name, i) => {
     if (!SERVER_NAME_RE.test(name)) {
       out.push({ path: ['servers', name], message: 'server names use letters, digits, "_", "." and "-" (at most 64, starting with a letter or digit)' });
     }
-  }
+    // The later of two servers whose tools would share names is the one to rename (issue 29 #3).
+    for (const earlier of names.slice(0, i)) {
+      const shared = serverNameClash(earlier, name);
+      if (shared === undefined) continue;
+      out.push({
+        path: ['servers', name],
+        message:
+          `"${name}" and "${earlier}" would show their tools to clients under the same names (${shared}), so a tool of one could take the place of a tool of the other; ` +
+          `rename "${name}" (server names that differ only in ".", "-" and "_", or where one is the other followed by "__", clash)`,
+      });
+      break;
+    }
+  });
   const profiles = isObject(raw.profiles) ? raw.profiles : {};
   for (const [pname, p] of Object.entries(profiles)) {
     if (!PROFILE_NAME_RE.test(pname)) {

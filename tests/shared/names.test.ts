@@ -69,6 +69,26 @@ describe('exposedToolNames', () => {
     expect(after).toBe(before);
   });
 
+  it('settles a collision of changed names by the order the tools come, not by the alphabet (issue 29 #3)', () => {
+    // "a.b" sorts first; "a/b" came first, so it keeps the name either way round.
+    for (const [first, second] of [['a/b', 'a.b'], ['a.b', 'a/b']] as const) {
+      const table = exposedToolTable([first, second].map((tool) => ({ server: 's', tool })), { namespace: true });
+      expect([table.nameOf('s', first), table.nameOf('s', second)]).toEqual(['s__a_b', expect.stringMatching(/^s__a_b_[0-9a-f]{6}$/)]);
+    }
+  });
+
+  it('never gives a changed name a literal name has: a tool named like a shortened name keeps it, wherever it comes (issue 29 #3)', () => {
+    const long = { server: 's', tool: 'x'.repeat(80) };
+    const shortened = exposedToolTable([long], { namespace: true }).nameOf('s', long.tool)!;
+    const literal = { server: 's', tool: shortened.slice('s__'.length) };
+    for (const entries of [[long, literal], [literal, long]]) {
+      const table = exposedToolTable(entries, { namespace: true });
+      expect(table.nameOf('s', literal.tool)).toBe(shortened);
+      expect(table.nameOf('s', long.tool)).not.toBe(shortened);
+      expect(table.byName.size).toBe(2);
+    }
+  });
+
   it('reverses exposed names to their server and tool, and knows nothing else', () => {
     const table = exposedToolTable([{ server: 'beta-2', tool: 'list.all' }], { namespace: true });
     expect(table.lookup('beta-2__list_all')).toEqual({ server: 'beta-2', tool: 'list.all' });

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { bootKey, listDigest, type BootFile } from '../../src-main/engine/gateway/boot-answers.ts';
 import { answerFromBoot, initializeFromBoot, bootKey as shimBootKey } from '../../src-main/shim/boot-answer.mjs';
-import { NATIVE_SHIM_UNAVAILABLE, ROOT, SHIM_KINDS, cleanupHomes, enginePid, existsSync, fixtureServer, makeHome, shimCommand, stopEngine, waitFor, type ShimKind } from '../helpers/home.ts';
+import { NATIVE_SHIM_UNAVAILABLE, ROOT, SHIM_KINDS, cleanupHomes, cli, enginePid, existsSync, fixtureServer, makeHome, shimCommand, stopEngine, waitFor, type ShimKind } from '../helpers/home.ts';
 
 afterAll(cleanupHomes);
 
@@ -72,6 +72,29 @@ describe.each(SHIM_KINDS)('the %s shim with no engine running', (kind) => {
       const r = await c.callTool({ name: 'basic__echo', arguments: { text: 'after the handover' } });
       expect(r.content).toEqual([{ type: 'text', text: 'after the handover' }]);
       expect(enginePid(home)).toBeTypeOf('number');
+    } finally {
+      await c.close();
+      await stopEngine(home);
+    }
+  });
+
+  it.skipIf(skip)('records the client by its own name for calls made before the engine took the session over (issue 29 #13)', { timeout: 60_000 }, async () => {
+    const { home } = await knownHome(kind);
+    const { client: c, transport } = client(kind, home, ENGINE_DELAY_MS);
+    try {
+      await c.connect(transport);
+      expect(engineRuns(home)).toBe(false);
+      // Sent while no engine runs: they reach it right behind the shim's hello, as a resumed
+      // session's first lines; then one more once it runs.
+      const early = await Promise.all(['one', 'two', 'three'].map((text) => c.callTool({ name: 'basic__echo', arguments: { text } })));
+      expect(early.map((r) => (r.content as { text: string }[])[0]!.text)).toEqual(['one', 'two', 'three']);
+      await c.callTool({ name: 'basic__echo', arguments: { text: 'later' } });
+      const entries = await waitFor(() => {
+        const all = JSON.parse(cli(home, ['audit', '--json', '--limit', '20']).stdout) as { client: string; tool: string }[];
+        const echo = all.filter((e) => e.tool === 'echo');
+        return echo.length >= 4 ? echo : undefined;
+      }, 10_000, 'four audit entries');
+      expect(entries.map((e) => e.client)).toEqual([CLIENT, CLIENT, CLIENT, CLIENT]);
     } finally {
       await c.close();
       await stopEngine(home);

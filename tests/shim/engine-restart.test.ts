@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanupHomes, enginePid, fixtureServer, makeHome, shimClient, stopEngine, waitFor } from '../helpers/home.ts';
+import { BIN, cleanupHomes, cli, enginePid, fixtureServer, makeHome, shimClient, stopEngine, waitFor } from '../helpers/home.ts';
 
 afterAll(cleanupHomes);
 
@@ -28,6 +28,28 @@ describe('shim across an engine restart', () => {
       expect(enginePid(home)).not.toBe(first);
     } finally {
       await client.close();
+    }
+  });
+
+  it('the next engine records the client by its own name for the calls it gets right behind the resume (issue 29 #13)', { timeout: 90_000 }, async () => {
+    const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { demo: { servers: ['basic'] } } });
+    const client = await shimClient(home, 'demo', { name: 'restart-client' });
+    try {
+      await waitFor(async () => (await client.listTools()).tools.some((t) => t.name === 'basic__echo'), 20_000, 'basic__echo');
+      await stopEngine(home);
+      // Sent while no engine runs: the shim hands them to the next one right behind its hello.
+      const words = ['two', 'three', 'four'];
+      const answers = await Promise.all(words.map((word) => client.callTool({ name: 'basic__echo', arguments: { text: word } }, undefined, { timeout: 30_000 })));
+      expect(answers.map(text)).toEqual(words);
+      const clients = await waitFor(() => {
+        const all = JSON.parse(cli(home, ['audit', '--json', '--limit', '20']).stdout) as { client: string; tool: string }[];
+        const echo = all.filter((e) => e.tool === 'echo');
+        return echo.length >= words.length ? echo.map((e) => e.client) : undefined;
+      }, 10_000, 'the audit entries');
+      expect(clients).toEqual(words.map(() => 'restart-client'));
+    } finally {
+      await client.close();
+      await stopEngine(home);
     }
   });
 

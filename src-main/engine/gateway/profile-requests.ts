@@ -80,11 +80,13 @@ export async function callToolAsModernTask(gateway: Gateway, session: SessionBas
 }
 
 /**
- * Whose a task is: a 2025 client's session (a name is only the client's claim), or, for the
- * sessionless 2026-07-28 era, whoever on the profile holds the task's random id.
+ * Whose a task is: the client's session where it has one (a 2025 session; a 2026-07-28 client's
+ * connection on the shim's socket, one session for its life), else (a 2026-07-28 HTTP request)
+ * the client that made it on the profile, reached with the task's random id.
  */
 export function taskOwner(session: SessionBase, client: string): TaskOwner {
-  return { profile: session.profile, client, ...(session.era === 'legacy' ? { session: session.id } : {}) };
+  const bound = session.era === 'legacy' || session.transportKind === 'socket';
+  return { profile: session.profile, client, ...(bound ? { session: session.id } : {}) };
 }
 
 /** The target of a task-augmented call: a server that cannot take calls is an error here (a task answer has no isError). */

@@ -54,6 +54,8 @@ export class ClientSession extends SessionBase {
   readonly #holdsList: Record<ListKind, boolean> = { tools: false, resources: false, prompts: false };
   #logLevel = 'info';
   #named: { info: unknown; name: string } | undefined;
+  /** A resumed client's clientInfo, from the shim's hello (its initialize was answered before this session). */
+  #resumedInfo: unknown;
   /** list_changed notifications waiting for their window to close. */
   readonly #changeTimers = new Map<ListKind, NodeJS.Timeout>();
   /** What this session's initialize was answered (a boot answer repeats it). */
@@ -67,17 +69,22 @@ export class ClientSession extends SessionBase {
     this.#install();
   }
 
-  /** The client has sent initialize (a fast call needs to know who it is). */
+  /** The client has sent initialize (a fast call needs to know who it is); a resumed one has. */
   get initialized(): boolean {
-    return this.server.getClientVersion() !== undefined;
+    return this.#clientInfo !== undefined;
+  }
+
+  /** The initialize's clientInfo: the SDK's once it handled it, the resumed one's until then. */
+  get #clientInfo(): unknown {
+    return this.server.getClientVersion() ?? this.#resumedInfo;
   }
 
   /** Its initialize's clientInfo.name, cleaned and bounded (clientText): records and status keep this. */
   get clientName(): string {
-    const info = this.server.getClientVersion();
+    const info = this.#clientInfo;
     const named = this.#named;
     if (named && named.info === info) return named.name;
-    this.#named = { info, name: clientText(info?.name) ?? 'unknown' };
+    this.#named = { info, name: clientText((info as { name?: unknown } | undefined)?.name) ?? 'unknown' };
     return this.#named.name;
   }
 
@@ -186,15 +193,28 @@ export class ClientSession extends SessionBase {
       };
     };
     if (resumeInitialize !== undefined) {
-      // The client already initialised with an engine that has since restarted: replay its
-      // initialize here and swallow the answer, so the new session knows the client.
+      // The client already initialised (with an engine that has since restarted, or with the
+      // shim's boot answer): replay its initialize here and swallow the answer, so the new
+      // session knows the client. It must know it before the client's first line: the shim
+      // sends the calls it held right behind its hello, and a call handled before the replayed
+      // initialize was recorded as made by "unknown" (issue 29 #13). So the session is known
+      // by the hello's clientInfo from the start, and the replay is handed to the SDK before
+      // the transport delivers any of the client's lines.
+      this.#resumedInfo = (resumeInitialize as { clientInfo?: unknown } | null)?.clientInfo;
       const send = transport.send.bind(transport);
       transport.send = async (msg: JSONRPCMessage, opts) => {
         if ('id' in msg && msg.id === RESUME_ID) return;
         return send(msg, opts);
       };
+      this.#keepInitResult(transport);
+      const start = transport.start.bind(transport);
+      transport.start = async () => {
+        transport.onmessage?.({ jsonrpc: '2.0', id: RESUME_ID, method: 'initialize', params: resumeInitialize as never });
+        transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        intercept();
+        await start();
+      };
       await this.server.connect(transport);
-      intercept();
       // The client still holds the lists the engine before this one gave it.
       for (const kind of Object.keys(this.#holdsList) as ListKind[]) this.#holdsList[kind] = true;
       const prev = this.server.onclose;
@@ -202,9 +222,6 @@ export class ClientSession extends SessionBase {
         prev?.();
         onclose();
       };
-      this.#keepInitResult(transport);
-      transport.onmessage?.({ jsonrpc: '2.0', id: RESUME_ID, method: 'initialize', params: resumeInitialize as never });
-      transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
       if (bootServed) void this.#checkBootAnswer(bootServed);
       return;
     }

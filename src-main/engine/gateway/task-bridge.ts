@@ -8,10 +8,13 @@
 // - any other call a 2025 client asked to run as a task runs as an ordinary call through the
 //   usual pipeline while the gateway keeps the task: its status, its result, and its
 //   cancellation (which cancels the upstream call).
-// Who may reach a task is never what a client says of itself (its clientInfo name, which any
-// client can claim): a 2025 client's tasks are bound to its session (another session, whatever
-// name it gives, sees none of them, and they go when the session does); a 2026-07-28 request has
-// no session, so its task's id, 122 random bits, is the secret that reaches it on the profile.
+// Who may reach a task is never what a client says of itself alone (its clientInfo name, which any
+// client can claim): a 2025 client's tasks, and those of a 2026-07-28 client on the shim's socket,
+// are bound to its session, its connection (another session, whatever name it gives, sees none of
+// them, and they go when the session does); a 2026-07-28 HTTP request has no session, so its
+// task is reached by its id, 122 random bits, asked under the name of the client that made it
+// (issue 29 #11: another client on the profile that learnt the id cannot read or cancel it).
+// Whoever may not reach a task hears what an unknown id hears.
 // Tasks are kept a bounded time after they end, at most MAX_TASKS_PER_CLIENT per session (and
 // for all of a profile's sessionless requests together; the oldest finished ones go first), and
 // at most MAX_TASKS_PER_PROFILE per profile (past it a new task is refused with a sentence).
@@ -51,7 +54,10 @@ export interface TaskOwner {
   profile: string;
   /** The client's name as it gave it: for logs and records only, never for access. */
   client: string;
-  /** The 2025 session that made it; absent for a sessionless request (the id alone reaches it). */
+  /**
+   * The session that made it (a 2025 session, or a 2026-07-28 connection on the shim's socket);
+   * absent for a sessionless HTTP request: its id, asked under its client's name, reaches it.
+   */
   session?: string;
 }
 
@@ -319,7 +325,7 @@ export class TaskBridge {
   #add(e: Entry): void {
     this.assertRoom(e.owner);
     this.#tasks.set(e.id, e);
-    const mine = [...this.#tasks.values()].filter((x) => sameOwner(x.owner, e.owner));
+    const mine = [...this.#tasks.values()].filter((x) => sameBucket(x.owner, e.owner));
     let excess = mine.length - MAX_TASKS_PER_CLIENT;
     // Finished ones go first, oldest first; then, if need be, the oldest still running.
     for (const old of [...mine.filter((x) => x.terminal), ...mine.filter((x) => !x.terminal && x !== e)]) {
@@ -367,8 +373,20 @@ function pickTask(r: Partial<LegacyTask>): Partial<LegacyTask> {
   return out;
 }
 
-/** The same profile and the same session (or both sessionless): the claimed name plays no part. */
+/**
+ * Who may reach a task: the same profile and the same session, or (both sessionless) the same
+ * client name too. A name alone is a claim and opens nothing: without a session the task's id
+ * must be held as well.
+ */
 function sameOwner(a: TaskOwner, b: TaskOwner): boolean {
+  return sameBucket(a, b) && (a.session !== undefined || a.client === b.client);
+}
+
+/**
+ * Whose tasks count together against MAX_TASKS_PER_CLIENT: a session's, or all of a profile's
+ * sessionless requests (a name rotated on each request would otherwise escape the bound).
+ */
+function sameBucket(a: TaskOwner, b: TaskOwner): boolean {
   return a.profile === b.profile && a.session === b.session;
 }
 

@@ -16,6 +16,7 @@ import { ServerLog } from './server-log.ts';
 import { RedactingServerLog } from '../trust/redacting-server-log.ts';
 import { SDK_STDIO_MESSAGE_BYTES, type ChildStdioTransport } from './stdio-transport.ts';
 import { DirectCalls } from './direct-calls.ts';
+import { CallProgress } from './call-progress.ts';
 import { CALL_HEADER, type StreamTies } from './stream-ties.ts';
 import { answerInputRounds } from './input-rounds.ts';
 import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
@@ -138,6 +139,8 @@ export class Upstream {
   readonly #catalog: CatalogCache;
   #inflight = new Map<number, unknown>();
   #callSeq = 0;
+  /** Our calls' progress, taken off the transport in the order it is read (call-progress.ts). */
+  readonly #progress = new CallProgress();
   #stateListeners = new Set<() => void>();
   readonly #auth: UpstreamAuth | undefined;
 
@@ -370,6 +373,9 @@ export class Upstream {
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const id = ++this.#callSeq;
     this.#inflight.set(id, opts.context);
+    // Progress goes to the caller as the server sends it, ahead of the result (call-progress.ts).
+    const progress = opts.onProgress ? this.#progress.open(params, opts.onProgress) : undefined;
+    if (progress) params = progress.params;
     try {
       opts.signal?.throwIfAborted();
       if (this.#auth?.needsSignIn) throw this.#auth.signInError();
@@ -388,7 +394,6 @@ export class Upstream {
         signal: ctrl.signal,
         // Our own timer decides; this only keeps the SDK's 60 s default out of the way.
         timeout: sec * 1000 + 60_000,
-        onprogress: opts.onProgress,
         // 2026-07-28: an `input_required` result comes back to us, to be answered for this call
         // alone (input-rounds.ts); the SDK's own loop would not say whose call asked.
         ...(modern ? { allowInputRequired: true } : {}),
@@ -414,6 +419,7 @@ export class Upstream {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.#inflight.delete(id);
+      progress?.close();
     }
   }
 
@@ -494,6 +500,7 @@ export class Upstream {
       this.#era.record(client);
       if (client.getProtocolEra() === 'modern') liftTaskResults(transport);
       mendToolLists(transport, (line) => this.#log.note(line));
+      this.#progress.tap(transport);
       this.#capabilities = (client.getServerCapabilities() ?? {}) as ServerCapabilities;
       this.#protocol = negotiatedRevision(client);
       this.#log.note(`connected (MCP ${this.#protocol ?? 'unknown revision'}, ${client.getProtocolEra() ?? 'legacy'} era)`);

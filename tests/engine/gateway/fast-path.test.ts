@@ -21,13 +21,14 @@ beforeAll(async () => {
       tight: fixtureServer('basic.mjs', { callTimeoutSec: 1 }),
       crashy: fixtureServer('crash-mid-call.mjs'),
       slow: fixtureServer('slow.mjs'),
+      burst: fixtureServer('progress-burst.mjs'),
     },
-    profiles: { p: { servers: ['basic', 'tight', 'crashy', 'slow'] }, code: { servers: ['basic'], surface: 'code' } },
+    profiles: { p: { servers: ['basic', 'tight', 'crashy', 'slow', 'burst'] }, code: { servers: ['basic'], surface: 'code' } },
   });
   engine = await Engine.start({ home, port: null });
   // A stored secret that happens to be part of a tool's error text: the audit must not keep it.
   engine.secrets.set('FIXTURE_SECRET', 'always fails');
-  for (const s of ['basic', 'tight', 'crashy', 'slow']) await engine.supervisor.get(s)!.waitReady(30_000);
+  for (const s of ['basic', 'tight', 'crashy', 'slow', 'burst']) await engine.supervisor.get(s)!.waitReady(30_000);
 }, 60_000);
 
 afterAll(async () => {
@@ -47,13 +48,13 @@ async function socketClient(profile: string): Promise<{ client: Client; raw: Lin
 }
 
 /** Runs `fn` with the fast path on or off; returns what it gave, the calls by path, and the audit entries it made. */
-async function run<T>(fast: boolean, fn: (client: Client) => Promise<T>): Promise<{ value: T; direct: number; pipeline: number; audit: Partial<AuditEntry>[] }> {
+async function run<T>(fast: boolean, fn: (client: Client, raw: LineTransport) => Promise<T>): Promise<{ value: T; direct: number; pipeline: number; audit: Partial<AuditEntry>[] }> {
   engine.gateway.fastPath = fast;
-  const { client } = await socketClient('p');
+  const { client, raw } = await socketClient('p');
   const before = { ...engine.gateway.stats };
   const seen = new Set(engine.audit.list({ limit: 10_000 }).map((e) => e.id));
   try {
-    const value = await fn(client);
+    const value = await fn(client, raw);
     // An audit entry is made after the reply is written: wait for it rather than assume it.
     const audit = await waitFor(() => {
       const fresh = engine.audit.list({ limit: 10_000 }).filter((e) => !seen.has(e.id));
@@ -73,7 +74,7 @@ async function run<T>(fast: boolean, fn: (client: Client) => Promise<T>): Promis
 }
 
 /** The same behaviour on both paths: the fast one taken when on, the SDK one when off, and equal outcomes. */
-async function both<T>(fn: (client: Client) => Promise<T>) {
+async function both<T>(fn: (client: Client, raw: LineTransport) => Promise<T>) {
   const fast = await run(true, fn);
   const sdk = await run(false, fn);
   expect(fast.direct).toBeGreaterThan(0);
@@ -115,12 +116,85 @@ describe('tools/call fast path', () => {
   });
 
   it('relays progress with the client\'s own token', async () => {
-    const r = await both(async (c) => {
-      const seen: number[] = [];
-      const result = await c.callTool({ name: 'basic__progress', arguments: { steps: 3 } }, undefined, { onprogress: (p) => void seen.push(p.progress) });
-      return { result, seen };
+    const r = await both(async (c, raw) => {
+      // Read off the wire: the SDK's client drops progress it reads together with the result
+      // (its handler runs a microtask late), which on a loaded machine says nothing of the gateway.
+      const seen: { progress: number; token: unknown }[] = [];
+      const inner = raw.onmessage!;
+      raw.onmessage = (m) => {
+        const msg = m as { method?: string; params?: { progress: number; progressToken?: unknown } };
+        if (msg.method === 'notifications/progress') seen.push({ progress: msg.params!.progress, token: msg.params!.progressToken });
+        inner(m);
+      };
+      const result = await c.callTool({ name: 'basic__progress', arguments: { steps: 3 } }, undefined, { onprogress: () => {} });
+      // What came before the result: progress after it would be too late for any client.
+      return { result, seen: [...seen] };
     });
-    expect(r.value.seen).toEqual([1, 2, 3]);
+    expect(r.value.seen.map((s) => s.progress)).toEqual([1, 2, 3]);
+    // The client's own token: the SDK's is its request's id, a number (ours upstream are strings).
+    expect(r.value.seen.every((s) => typeof s.token === 'number')).toBe(true);
+  });
+
+  it('sends every progress notification before the result when the server sends them in one read, on both paths (issue 29 #12)', async () => {
+    const STEPS = 200;
+    for (const fast of [true, false]) {
+      engine.gateway.fastPath = fast;
+      const { client, raw } = await socketClient('p');
+      // What reaches the client, in the order it comes off the socket.
+      const wire: { progress?: number; token?: unknown; id?: unknown }[] = [];
+      const inner = raw.onmessage!;
+      raw.onmessage = (m) => {
+        const msg = m as { method?: string; id?: unknown; params?: { progress?: number; progressToken?: unknown } };
+        if (msg.method === 'notifications/progress') wire.push({ progress: msg.params?.progress, token: msg.params?.progressToken });
+        else if ('id' in msg && !('method' in msg)) wire.push({ id: msg.id });
+        inner(m);
+      };
+      const before = { ...engine.gateway.stats };
+      try {
+        const result = (await client.callTool({ name: 'burst__burst', arguments: { steps: STEPS } }, undefined, { onprogress: () => {} })) as CallToolResult;
+        expect(result.content).toEqual([{ type: 'text', text: `burst of ${STEPS}` }]);
+        const answer = wire.findIndex((w) => 'id' in w && w.token === undefined && typeof w.id === 'number' && w.id > 0);
+        const sent = wire.slice(0, answer).filter((w) => w.progress !== undefined);
+        // Every step, in order, under the client's own token (its request's id), before the answer.
+        expect({ fast, progress: sent.map((w) => w.progress) }).toEqual({ fast, progress: Array.from({ length: STEPS }, (_, i) => i + 1) });
+        expect(new Set(sent.map((w) => w.token))).toEqual(new Set([wire[answer]!.id]));
+        expect(wire.slice(answer).filter((w) => w.progress !== undefined)).toEqual([]);
+        expect(fast ? engine.gateway.stats.directCalls - before.directCalls : engine.gateway.stats.pipelineCalls - before.pipelineCalls).toBe(1);
+      } finally {
+        await client.close();
+        engine.gateway.fastPath = true;
+      }
+    }
+  });
+
+  it('takes the first call of a resumed session, sent with the hello, as the client it is (issue 29 #13)', async () => {
+    const seen = new Set(engine.audit.list({ limit: 10_000 }).map((e) => e.id));
+    const before = engine.gateway.stats.directCalls;
+    const sock = net.connect(engine.paths.socket);
+    await new Promise<void>((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+    try {
+      // As a shim sends it after a boot answer or an engine restart: the hello, then the calls it held, in one write.
+      const initialize = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'kilo', version: '7.7.7' } };
+      const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'basic__echo', arguments: { text: 'first' } } };
+      const answered = new Promise<string>((resolve) => {
+        let buf = '';
+        sock.on('data', (d: Buffer) => {
+          buf += d.toString('utf8');
+          const line = buf.split('\n').find((l) => l.startsWith('{"jsonrpc":"2.0","id":1,'));
+          if (line) resolve(line);
+        });
+      });
+      sock.write(`${JSON.stringify({ kind: 'mcp', profile: 'p', v: 1, resume: { initialize } })}\n${JSON.stringify(call)}\n`);
+      expect(JSON.parse(await answered).result.content).toEqual([{ type: 'text', text: 'first' }]);
+      const fresh = await waitFor(() => {
+        const entries = engine.audit.list({ limit: 10_000 }).filter((e) => !seen.has(e.id));
+        return entries.length > 0 ? entries : undefined;
+      }, 10_000, 'the audit entry');
+      expect(fresh.map((e) => [e.tool, e.client])).toEqual([['echo', 'kilo']]);
+      expect(engine.gateway.stats.directCalls - before).toBe(1);
+    } finally {
+      sock.destroy();
+    }
   });
 
   it('answers a call over callTimeoutSec with the timeout error, and tells the server', async () => {

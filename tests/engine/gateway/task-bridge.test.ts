@@ -81,10 +81,13 @@ describe('TaskBridge', () => {
     }
   });
 
-  it('reaches a sessionless task by its id on its profile, whatever name a request gives, and drops a session\'s tasks when it ends', async () => {
+  it('reaches a sessionless task by its id under its client\'s name on its profile (another name with the id gets nothing), and drops a session\'s tasks when it ends', async () => {
     const bridge = new TaskBridge(noRelay);
     const t = bridge.runHere({ profile: 'p', client: 'a' }, 's', undefined, async () => ok('mine'));
-    expect((await bridge.detailed({ profile: 'p', client: 'renamed' }, t.taskId)).status).toMatch(/working|completed/);
+    expect((await bridge.detailed({ profile: 'p', client: 'a' }, t.taskId)).status).toMatch(/working|completed/);
+    await expect(bridge.detailed({ profile: 'p', client: 'renamed' }, t.taskId)).rejects.toThrow(/no task/);
+    await expect(bridge.cancel({ profile: 'p', client: 'renamed' }, t.taskId)).rejects.toThrow(/no task/);
+    expect(bridge.has({ profile: 'p', client: 'renamed' }, t.taskId)).toBe(false);
     await expect(bridge.get({ profile: 'q', client: 'a' }, t.taskId)).rejects.toThrow(/no task/);
     await expect(bridge.get({ profile: 'p', client: 'a', session: 's1' }, t.taskId)).rejects.toThrow(/no task/);
     const call = controlled();
@@ -100,7 +103,7 @@ describe('TaskBridge', () => {
     const calls = Array.from({ length: MAX_TASKS_PER_CLIENT * 2 }, () => controlled());
     const ids = calls.map((c, i) => bridge.runHere({ profile: 'p', client: `rotating-${i}` }, 's', undefined, c.run).taskId);
     await tick();
-    const kept = (await Promise.all(ids.map((id) => bridge.get({ profile: 'p', client: 'x' }, id).then(() => 1, () => 0)))).reduce((a: number, b) => a + b, 0);
+    const kept = (await Promise.all(ids.map((id, i) => bridge.get({ profile: 'p', client: `rotating-${i}` }, id).then(() => 1, () => 0)))).reduce((a: number, b) => a + b, 0);
     expect(kept).toBe(MAX_TASKS_PER_CLIENT);
     // The ones pushed out never ran.
     expect(calls.filter((c) => c.started() && !c.aborted()).length).toBe(MAX_TASKS_PER_CLIENT);

@@ -38,6 +38,26 @@ describe('config validation', () => {
     );
   });
 
+  it('refuses a server whose tools would be shown under another server\'s names, naming the later one (issue 29 #3)', () => {
+    const local = { command: 'x' };
+    const clash = (a: string, b: string) => problems({ servers: { [a]: local, [b]: local }, profiles: {} });
+    expect(clash('files.v2', 'files_v2')).toEqual([
+      {
+        path: 'servers.files_v2',
+        message:
+          '"files_v2" and "files.v2" would show their tools to clients under the same names (files_v2__…), so a tool of one could take the place of a tool of the other; ' +
+          'rename "files_v2" (server names that differ only in ".", "-" and "_", or where one is the other followed by "__", clash)',
+      },
+    ]);
+    // One's names begin with the other's: `gh__x__y` is tool `x__y` of gh and tool `y` of gh__x.
+    expect(clash('gh', 'gh__x').map((p) => p.path)).toEqual(['servers.gh__x']);
+    expect(clash('a', 'a_').map((p) => p.path)).toEqual(['servers.a_']);
+    // In code both would be the global my_server; "catalog" is catalog_ there.
+    expect(clash('my-server', 'my_server').map((p) => p.path)).toEqual(['servers.my_server']);
+    expect(clash('catalog', 'catalog_').map((p) => p.path)).toEqual(['servers.catalog_']);
+    for (const [a, b] of [['a', 'ab'], ['github', 'gitlab'], ['a_b', 'a'], ['files', 'files-v2']]) expect(clash(a!, b!)).toEqual([]);
+  });
+
   it('accepts a valid config with unknown keys kept', () => {
     const r = validateConfigText(JSON.stringify({ servers: { a: { command: 'x', extra: 1 } }, profiles: { p: { servers: ['a'] } }, mine: true }));
     expect(r.ok).toBe(true);
