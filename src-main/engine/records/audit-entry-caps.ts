@@ -3,16 +3,16 @@
 // every other client's entries out). Every text field is cut the one way records cut text
 // (record-text.ts); the numbers and the approval's words are small by type.
 import type { AuditEntry } from '../../../src-shared/records.ts';
-import { capText } from './record-text.ts';
+import { capText, RECORD_NAME_CHARS, RECORD_SHORT_CHARS } from './record-text.ts';
 
 /** Characters one audit entry keeps of each text field. */
 export const AUDIT_ENTRY_CAPS = {
   /** The error sentence (a tool's `isError` text, a thrown error's message). */
   error: 500,
   /** Names: client, its connector id, profile, server, tool. */
-  name: 256,
+  name: RECORD_NAME_CHARS,
   /** Time and ids. */
-  short: 64,
+  short: RECORD_SHORT_CHARS,
 } as const;
 
 const FIELD_CAP: Record<string, number> = {

@@ -9,6 +9,11 @@ import { CUT_SLACK_CHARS } from '../../../src-shared/codemode/result-text.ts';
  */
 export const REDACT_SLACK = CUT_SLACK_CHARS;
 
+/** Characters a record keeps of a name: client, connector id, profile, server, tool, skill. */
+export const RECORD_NAME_CHARS = 256;
+/** Characters a record keeps of a time or an id it refers to. */
+export const RECORD_SHORT_CHARS = 64;
+
 /**
  * `s` as stored: unchanged when it fits in `max` characters and is the whole text; else its first
  * `max` characters, redacted, then `… [WHAT at MAX of TOTAL characters]`. `total` is the length

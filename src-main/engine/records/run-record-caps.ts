@@ -4,7 +4,7 @@
 import { MAX_LOG_BYTES } from '../../../src-shared/config/budgets.ts';
 import { MAX_LOG_ENTRIES, capLogs } from '../../../src-shared/codemode/result-text.ts';
 import type { LogLine, RunRecord } from '../../../src-shared/records.ts';
-import { capText, REDACT_SLACK } from './record-text.ts';
+import { capText, RECORD_NAME_CHARS, RECORD_SHORT_CHARS, REDACT_SLACK } from './record-text.ts';
 
 /** What one run record keeps at most, field by field. */
 export const RUN_RECORD_CAPS = {
@@ -56,13 +56,21 @@ function resultJson(rec: RunRecord): { text: string } | { error: string } | unde
 
 function capFields(rec: RunRecord, json: ReturnType<typeof resultJson>, caps: Caps, redactText: (s: string) => string): RunRecord {
   const out: RunRecord = { ...rec };
+  // Names and times, cut like every other text (the id is the store's own, never cut).
+  const name = (s: string) => capText(s, RECORD_NAME_CHARS, redactText, 'name cut for the run history');
+  const short = (s: string) => capText(s, RECORD_SHORT_CHARS, redactText, 'cut for the run history');
+  if (typeof rec.client === 'string') out.client = name(rec.client);
+  if (typeof rec.clientId === 'string') out.clientId = name(rec.clientId);
+  if (typeof rec.profile === 'string') out.profile = name(rec.profile);
+  if (typeof rec.time === 'string') out.time = short(rec.time);
+  if (rec.skill) out.skill = { name: name(String(rec.skill.name)), parentRunId: short(String(rec.skill.parentRunId)) };
   if (typeof rec.code === 'string' && rec.code.length > caps.codeChars) {
     out.code = capText(rec.code, caps.codeChars, redactText, 'code cut for the run history');
   }
   out.logs = capLogLines(rec.logs ?? [], caps, redactText);
-  if (Array.isArray(rec.calls) && rec.calls.length > caps.calls) {
-    out.calls = rec.calls.slice(0, caps.calls);
-    out.callCount = rec.calls.length;
+  if (Array.isArray(rec.calls)) {
+    out.calls = rec.calls.slice(0, caps.calls).map((c) => ({ ...c, server: name(String(c.server)), tool: name(String(c.tool)) }));
+    if (rec.calls.length > caps.calls) out.callCount = rec.calls.length;
   }
   if (rec.error && typeof rec.error.message === 'string' && rec.error.message.length > caps.errorChars) {
     out.error = { ...rec.error, message: capText(rec.error.message, caps.errorChars, redactText, 'message cut for the run history') };
