@@ -628,8 +628,8 @@ export class SegmentLog<R> {
     }
     try {
       writeFileAtomicSync(this.#segmentPath(seg.seq), Buffer.concat(parts, size), { mode: 0o600 });
-    } catch (err) {
-      this.#report(err);
+    } catch {
+      // Not a lost record: the segment stays whole, and the oldest-first rule keeps the cap.
       return false;
     }
     const keep = new Set(kept);
@@ -641,6 +641,12 @@ export class SegmentLog<R> {
     kept.forEach((p, k) => index.setOff(p, offs[k]!));
     seg.bytes = size;
     seg.indexBytes = 0;
+    // The old index no longer matches (its size says so, but it would still take disk space).
+    try {
+      unlinkSync(this.#indexPath(seg.seq));
+    } catch {
+      // already gone; or left, and ignored on open as stale
+    }
     this.#writeIndex(seg, kept[0]!);
     return true;
   }
