@@ -357,7 +357,7 @@ async function installBundle(file: string, values: { yes?: boolean; propose?: bo
   } catch (err) {
     throw new SwitchboardError('not-found', `Could not read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
   }
-  const bundle = readBundle(bytes, ctx.platform);
+  const bundle = await readBundle(bytes, ctx.platform);
   // Leftovers of an install that was killed, and folders no entry names any more, go first.
   const servers = await configGet(ctx.home, configPointer('servers'));
   await sweepBundles(ctx.home, (servers.value ?? {}) as Record<string, unknown>);

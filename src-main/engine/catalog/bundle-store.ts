@@ -117,7 +117,7 @@ async function release(home: string, folder: string): Promise<void> {
   }
   let bundle: Bundle | undefined;
   try {
-    bundle = readBundle(bytes);
+    bundle = await readBundle(bytes);
   } catch {
     bundle = undefined;
   }

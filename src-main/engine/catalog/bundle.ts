@@ -7,7 +7,6 @@
 // case, as file and folder, sharing bytes) refuses the whole bundle. Where it is unpacked and
 // kept: bundle-store.ts. Field names follow anthropics/mcpb (MANIFEST.md, src/schemas,
 // src/shared/config.ts).
-import { unzipSync } from 'fflate';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { InstallPlan, PlanInput } from './install-plan.ts';
 import { cleanText } from './server-json.ts';
-import { listZip, type EntryKind, type ZipListing } from './zip-listing.ts';
+import { openZip, ZipTooManyEntries, type EntryKind, type ZipListing, type ZipReader } from './zip-reader.ts';
 
 const MAX_BUNDLE_BYTES = 200 * 1024 * 1024;
 const MAX_UNPACKED_BYTES = 500 * 1024 * 1024;
@@ -191,31 +190,40 @@ export function parseManifest(raw: unknown, platform: NodeJS.Platform): BundleMa
   };
 }
 
-/** Reads a .mcpb file's bytes: the manifest and every file, checked, nothing written. */
-export function readBundle(bytes: Uint8Array, platform: NodeJS.Platform = process.platform): Bundle {
+/**
+ * Reads a .mcpb file's bytes: the manifest and every file, checked, nothing written. Whatever is
+ * wrong with the zip, it is refused with the bundle's sentence (never another exception).
+ */
+export async function readBundle(bytes: Uint8Array, platform: NodeJS.Platform = process.platform): Promise<Bundle> {
   if (bytes.byteLength > MAX_BUNDLE_BYTES) refuse(`it is larger than ${MAX_BUNDLE_BYTES / 1024 / 1024} MB`);
-  const listing = listZip(bytes);
-  if (!listing) refuse('it is not a readable zip file');
-  if (listing.length > MAX_FILES) refuse(`it has more than ${MAX_FILES} files`);
-  const wanted = checkListing(listing);
-  let unpacked = 0;
-  for (const l of wanted) {
-    unpacked += l.size;
-    if (unpacked > MAX_UNPACKED_BYTES) refuse(`it unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB`);
-  }
-  const names = new Set(wanted.map((l) => l.name));
-  let entries: Record<string, Uint8Array>;
+  let zip: ZipReader;
   try {
-    entries = unzipSync(bytes, { filter: (f) => names.has(f.name) });
+    zip = await openZip(bytes, { maxEntries: MAX_FILES });
   } catch (err) {
-    refuse(`it is not a readable zip file (${(err as Error).message})`);
+    if (err instanceof ZipTooManyEntries) refuse(`it has more than ${MAX_FILES} files`);
+    refuse(`it is not a readable zip file (${cleanText((err as Error).message, 200)})`);
   }
   const files: Record<string, Uint8Array> = {};
-  for (const l of wanted) {
-    const data = entries[l.name];
-    // fflate stops at the size the zip declares and checks no CRC: a lying entry is caught here.
-    if (!data || data.byteLength !== l.size || crc32(data) !== l.crc32) refuse(`its entry "${cleanText(l.name, 200)}" is damaged`);
-    files[safeEntryPath(l.name)] = data;
+  try {
+    const wanted = checkListing([...zip.entries]);
+    let unpacked = 0;
+    for (const l of wanted) {
+      unpacked += l.size;
+      if (unpacked > MAX_UNPACKED_BYTES) refuse(`it unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB`);
+    }
+    for (const l of wanted) {
+      let data: Buffer;
+      try {
+        data = await zip.read(l);
+      } catch {
+        refuse(`its entry "${cleanText(l.name, 200)}" is damaged`);
+      }
+      // yauzl checks the size but no CRC: a lying entry is caught here.
+      if (data.byteLength !== l.size || crc32(data) !== l.crc32) refuse(`its entry "${cleanText(l.name, 200)}" is damaged`);
+      files[safeEntryPath(l.name)] = data;
+    }
+  } finally {
+    zip.close();
   }
   const manifestBytes = files['manifest.json'];
   if (!manifestBytes) refuse('it has no manifest.json at its root');

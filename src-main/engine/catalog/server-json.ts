@@ -2,6 +2,7 @@
 // field is checked, strings lose control and bidi characters (so a description cannot rewrite the
 // terminal or disguise a command), and anything malformed makes the entry invalid rather than
 // half-understood. Shapes follow modelcontextprotocol/registry docs/reference/api/openapi.yaml.
+import semver from 'semver';
 
 export type RegistryStatus = 'active' | 'deprecated' | 'deleted';
 
@@ -210,10 +211,22 @@ export function parseServerResponse(v: unknown): RegistryEntry | null {
   }
 }
 
-/** Compares dotted versions numerically where they are numbers; 1 when a is newer. */
+/**
+ * 1 when version `a` is newer than `b`, -1 when older, 0 when the same. Semantic versions compare
+ * as semver says (`1.0.0-alpha` < `1.0.0-alpha.1` < `1.0.0`; build metadata ignored). A registry
+ * may list other shapes ("2024.05", "v1.2", "1.0.0.1"): those compare part by part, numbers as
+ * numbers, with build metadata also ignored and a pre-release older than its release.
+ */
 export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.+-]/);
-  const pb = b.split(/[.+-]/);
+  const sa = semver.valid(a, { loose: true });
+  const sb = semver.valid(b, { loose: true });
+  if (sa && sb) return semver.compare(sa, sb);
+  return compareLoose(a.split('+')[0]!, b.split('+')[0]!);
+}
+
+function compareLoose(a: string, b: string): number {
+  const pa = a.split(/[.-]/);
+  const pb = b.split(/[.-]/);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const x = pa[i] ?? '';
     const y = pb[i] ?? '';

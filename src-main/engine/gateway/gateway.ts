@@ -657,9 +657,10 @@ async function refuseUnknownProfile(transport: Transport, message: string): Prom
   await transport.start();
 }
 
+/** The error text of an `isError` result, whole: the audit log cuts it (audit-entry-caps.ts). */
 function firstText(result: CallToolResult): string | undefined {
   const t = result.content?.find((c) => c.type === 'text');
-  return t && 'text' in t ? String(t.text).slice(0, 500) : undefined;
+  return t && 'text' in t ? String(t.text) : undefined;
 }
 
 /** Result size for the audit log without serialising huge results twice. */

@@ -1,13 +1,27 @@
 // The audit log (SPEC §6): one entry per tool call, direct or from code, newest first.
 import type { AuditDrop, AuditEntry, AuditQuery } from '../../../src-shared/records.ts';
 import { AuditDrops } from './audit-drops.ts';
+import { capAuditEntry } from './audit-entry-caps.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
+import { currentSecrets, redactSecrets } from './redact.ts';
 import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
 import { clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
 
 /** Default cap of the audit folder, in bytes (50 MB). */
 export const DEFAULT_AUDIT_MAX_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Entries of each client the size cap keeps while that client is not the one writing past it:
+ * its newest AUDIT_KEEP_PER_CLIENT (at ~1 KB an entry, ~200 KB a client), within half the cap.
+ */
+export const AUDIT_KEEP_PER_CLIENT = 200;
+
+/** The audit's cap: DEFAULT_AUDIT_MAX_BYTES, or SWITCHBOARD_AUDIT_MAX_BYTES where tests set a smaller one. */
+export function auditMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.SWITCHBOARD_AUDIT_MAX_BYTES);
+  return Number.isInteger(v) && v > 0 && v <= DEFAULT_AUDIT_MAX_BYTES ? v : DEFAULT_AUDIT_MAX_BYTES;
+}
 
 export type AuditLogOptions = RecordStoreOptions;
 
@@ -23,17 +37,23 @@ export class AuditLog {
   static open(dir: string, opts: AuditLogOptions = {}): AuditLog {
     // Entries the size cap removes leave a trace per client (audit-drops.ts).
     const drops = new AuditDrops(dir);
+    const basics = storeBasics<AuditEntry>(opts, auditMaxBytes());
+    const redactAll = basics.prepare!;
     const log = SegmentLog.open<AuditEntry>(dir, {
-      ...storeBasics<AuditEntry>(opts, DEFAULT_AUDIT_MAX_BYTES),
+      ...basics,
+      // Capped before it is stored: one call's error of 1 MB keeps its first 500 characters.
+      prepare: (e) => redactAll(capAuditEntry(e, (s) => redactSecrets(s, currentSecrets(opts)))),
       tags: ['profile', 'server', 'app', 'outcome'],
       index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, clientKey(e.client, e.clientId), e.outcome] }),
       searchText: (e) => [e.tool, e.server, e.client],
       capDrops: { tag: 'app', report: (groups) => drops.add(groups) },
+      // One client's flood removes its own oldest entries, not another client's recent trail.
+      fairBy: { tag: 'app', keepRecent: AUDIT_KEEP_PER_CLIENT },
     });
     return new AuditLog(log, drops);
   }
 
-  /** Stores one entry (redacted, with an id when it has none). Never throws. */
+  /** Stores one entry (capped by AUDIT_ENTRY_CAPS, redacted, with an id when it has none). Never throws. */
   append(entry: AuditEntry): void {
     this.#log.append({ ...entry, id: entry.id ?? newRecordId() });
   }

@@ -92,6 +92,45 @@ export class RecordIndex {
     return p !== undefined && p >= this.#head && this.seg(p) !== GONE ? p : undefined;
   }
 
+  /** Records dropped from between held ones (GONE positions from `start` on). */
+  get holes(): number {
+    return this.#end - this.#head - this.#live;
+  }
+
+  /** Moves a record within its segment (the segment was rewritten without others). */
+  setOff(p: number, off: number): void {
+    this.#off[p - this.#base] = off;
+  }
+
+  /**
+   * Closes the holes GONE records left between held ones: the held records move to consecutive
+   * positions from `start` on, in order, and `onMove(from, to)` hears of each that moved. Only
+   * positions move: ids, order and everything filters see stay.
+   */
+  squeeze(onMove: (from: number, to: number) => void): void {
+    const n = this.#tagCount;
+    let w = this.#head - this.#base;
+    for (let p = this.#head; p < this.#end; p++) {
+      const r = p - this.#base;
+      if (this.#seg[r] === GONE) continue;
+      if (r !== w) {
+        this.#seg[w] = this.#seg[r]!;
+        this.#off[w] = this.#off[r]!;
+        this.#len[w] = this.#len[r]!;
+        this.#time[w] = this.#time[r]!;
+        this.#tags.copyWithin(w * n, r * n, (r + 1) * n);
+        const id = this.#ids[r]!;
+        this.#ids[w] = id;
+        const to = w + this.#base;
+        if (this.#byId.get(id) === p) this.#byId.set(id, to);
+        onMove(p, to);
+      }
+      w++;
+    }
+    this.#end = w + this.#base;
+    this.#ids.length = w;
+  }
+
   /** Drops one record while keeping the ones around it. */
   markGone(p: number): void {
     if (this.seg(p) === GONE) return;

@@ -2,8 +2,9 @@
 // characters (the client got 24,000) must not take 10 MB of the 200 MB history and evict every
 // earlier run. The record keeps what the client was shown, and the true size of what was cut.
 import { MAX_LOG_BYTES } from '../../../src-shared/config/budgets.ts';
-import { CUT_SLACK_CHARS, MAX_LOG_ENTRIES, capLogs } from '../../../src-shared/codemode/result-text.ts';
+import { MAX_LOG_ENTRIES, capLogs } from '../../../src-shared/codemode/result-text.ts';
 import type { LogLine, RunRecord } from '../../../src-shared/records.ts';
+import { capText, RECORD_NAME_CHARS, RECORD_SHORT_CHARS, REDACT_SLACK } from './record-text.ts';
 
 /** What one run record keeps at most, field by field. */
 export const RUN_RECORD_CAPS = {
@@ -22,12 +23,6 @@ export const RUN_RECORD_CAPS = {
 
 /** Bytes of one stored run record (its JSON line) at most: the 200 MB history holds ≥ 800 runs. */
 export const MAX_RUN_RECORD_BYTES = 256 * 1024;
-
-/**
- * Text kept past a cut before redaction, so that a secret straddling the cut is redacted whole
- * and no prefix of it survives (the sandbox worker keeps as much past the client's cut).
- */
-const REDACT_SLACK = CUT_SLACK_CHARS;
 
 type Caps = { -readonly [K in keyof typeof RUN_RECORD_CAPS]: number };
 
@@ -61,16 +56,24 @@ function resultJson(rec: RunRecord): { text: string } | { error: string } | unde
 
 function capFields(rec: RunRecord, json: ReturnType<typeof resultJson>, caps: Caps, redactText: (s: string) => string): RunRecord {
   const out: RunRecord = { ...rec };
+  // Names and times, cut like every other text (the id is the store's own, never cut).
+  const name = (s: string) => capText(s, RECORD_NAME_CHARS, redactText, 'name cut for the run history');
+  const short = (s: string) => capText(s, RECORD_SHORT_CHARS, redactText, 'cut for the run history');
+  if (typeof rec.client === 'string') out.client = name(rec.client);
+  if (typeof rec.clientId === 'string') out.clientId = name(rec.clientId);
+  if (typeof rec.profile === 'string') out.profile = name(rec.profile);
+  if (typeof rec.time === 'string') out.time = short(rec.time);
+  if (rec.skill) out.skill = { name: name(String(rec.skill.name)), parentRunId: short(String(rec.skill.parentRunId)) };
   if (typeof rec.code === 'string' && rec.code.length > caps.codeChars) {
-    out.code = cutText(rec.code, caps.codeChars, redactText, 'code cut for the run history');
+    out.code = capText(rec.code, caps.codeChars, redactText, 'code cut for the run history');
   }
   out.logs = capLogLines(rec.logs ?? [], caps, redactText);
-  if (Array.isArray(rec.calls) && rec.calls.length > caps.calls) {
-    out.calls = rec.calls.slice(0, caps.calls);
-    out.callCount = rec.calls.length;
+  if (Array.isArray(rec.calls)) {
+    out.calls = rec.calls.slice(0, caps.calls).map((c) => ({ ...c, server: name(String(c.server)), tool: name(String(c.tool)) }));
+    if (rec.calls.length > caps.calls) out.callCount = rec.calls.length;
   }
   if (rec.error && typeof rec.error.message === 'string' && rec.error.message.length > caps.errorChars) {
-    out.error = { ...rec.error, message: cutText(rec.error.message, caps.errorChars, redactText, 'message cut for the run history') };
+    out.error = { ...rec.error, message: capText(rec.error.message, caps.errorChars, redactText, 'message cut for the run history') };
   }
   if (json && 'error' in json) {
     delete out.result;
@@ -78,22 +81,14 @@ function capFields(rec: RunRecord, json: ReturnType<typeof resultJson>, caps: Ca
   } else if (json && json.text.length > caps.resultChars) {
     // What the client was shown: the JSON text cut at its limit, not a value to rebuild.
     delete out.result;
-    out.resultText = cutText(json.text, caps.resultChars, redactText, 'result cut');
+    out.resultText = capText(json.text, caps.resultChars, redactText, 'result cut');
     out.resultFullChars = json.text.length;
   } else if (!json && typeof rec.resultText === 'string' && typeof rec.resultFullChars === 'number') {
     // The start of a big result's text as the sandbox worker made it (with REDACT_SLACK more
     // than the client's cut), and the true size: the value itself never reached the engine.
-    out.resultText = cutText(rec.resultText, caps.resultChars, redactText, 'result cut', rec.resultFullChars);
+    out.resultText = capText(rec.resultText, caps.resultChars, redactText, 'result cut', rec.resultFullChars);
   }
   return out;
-}
-
-/** `s` cut at `max` characters and redacted; `total` is the length of the whole text `s` starts. */
-function cutText(s: string, max: number, redactText: (s: string) => string, what: string, total: number = s.length): string {
-  let kept = redactText(s.slice(0, max + REDACT_SLACK)).slice(0, max);
-  const last = kept.charCodeAt(kept.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) kept = kept.slice(0, -1);
-  return `${kept}\n… [${what} at ${max} of ${total} characters]`;
 }
 
 function capLogLines(logs: readonly LogLine[], caps: Caps, redactText: (s: string) => string): LogLine[] {

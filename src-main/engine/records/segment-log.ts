@@ -12,8 +12,14 @@
 // written, plus what a deferring store still queued. The engine's stores defer writes
 // (`deferWrites`: a batch within 25 ms, off the caller's path, write-queue.ts), so a crash of the
 // engine loses at most its last 25 ms of records; without it a record is written during `append`
-// (the CLI opens the stores without it, only to read them). Writing never rewrites existing
+// (the CLI opens the stores without it, only to read them). Appending never rewrites existing
 // data: the active segment's fd stays open in append mode.
+//
+// The cap deletes the oldest segments whole. With `fairBy` (the audit: by client) it first keeps
+// each writer's newest records: an oldest segment holding some is rewritten with only those (the
+// file replaced atomically, its index file rewritten), one holding none is deleted, so one
+// writer's flood removes its own oldest records and not another's recent trail. The holes left in
+// the in-memory index are closed once they outnumber the records held (RecordIndex.squeeze).
 //
 // The parts: segment-files.ts (names, leftovers, lines), index-file.ts (the index file format),
 // record-index.ts (the in-memory index), segment-reader.ts (reading lines), write-queue.ts.
@@ -61,6 +67,13 @@ export interface SegmentLogOptions<R> {
    * that records pushed out by one writer's traffic leave a trace of what they were.
    */
   capDrops?: { tag: string; report: (groups: CapDrop[]) => void };
+  /**
+   * Fair eviction: the `keepRecent` newest records of each value of `tag` outlive the segment
+   * they are in when the cap removes it, as long as they take at most half of `maxBytes` (shared
+   * out by rank, see #fairKeep); past that the cap removes the oldest records whatever their tag.
+   * Off when absent.
+   */
+  fairBy?: { tag: string; keepRecent: number };
 }
 
 /** Records of one group the size cap removed at once: how many, and the span of their times (ms). */
@@ -452,6 +465,7 @@ export class SegmentLog<R> {
     const tag = drops ? this.#opts.tags.indexOf(drops.tag) : -1;
     const groups = new Map<string, CapDrop>();
     const count = (p: number): void => {
+      if (tag < 0) return;
       const value = this.#index.string(this.#index.tag(p, tag));
       const time = this.#index.time(p);
       const g = groups.get(value);
@@ -462,23 +476,20 @@ export class SegmentLog<R> {
         g.to = Math.max(g.to, time);
       }
     };
-    while (this.diskBytes() > this.#opts.maxBytes && this.#segments.length > 1) {
-      const seg = this.#segments.shift()!;
-      for (const file of [this.#segmentPath(seg.seq), this.#indexPath(seg.seq)]) {
-        try {
-          unlinkSync(file);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#report(err);
-        }
-      }
+    if (this.diskBytes() > this.#opts.maxBytes && this.#segments.length > 1) {
+      if (this.#opts.fairBy) this.#evictFairly(count);
+      // Without fairBy, or when the records it keeps still fill the cap: oldest first.
+      while (this.diskBytes() > this.#opts.maxBytes && this.#segments.length > 1) this.#deleteSegment(0, count);
       // Records the disk refused in between go too: they are older than everything kept.
       this.#index.dropFrontWhile((p) => {
         const s = this.#index.seg(p);
-        if (s === UNWRITTEN) this.#forgetUnwritten(p);
-        const drop = s === seg.seq || s >= GONE;
-        if (drop && s !== GONE && tag >= 0) count(p);
-        return drop;
+        if (s === UNWRITTEN) {
+          this.#forgetUnwritten(p);
+          count(p);
+        }
+        return s >= GONE;
       });
+      if (this.#index.holes > 4096 && this.#index.holes > this.#index.size) this.#squeeze();
     }
     if (groups.size > 0) drops!.report([...groups.values()]);
     while (this.#unwrittenBytes > this.#maxUnwritten && this.#unwritten.size > 0) {
@@ -486,6 +497,174 @@ export class SegmentLog<R> {
       this.#forgetUnwritten(oldest);
       this.#index.markGone(oldest);
     }
+  }
+
+  /**
+   * Takes sealed segments oldest first until the store is a segment below its cap: one holding
+   * none of the records `fairBy` keeps is deleted, one holding some is rewritten with only those
+   * (one whose rewrite fails is left to the oldest-first rule). Stops at the active segment.
+   */
+  #evictFairly(count: (p: number) => void): void {
+    const keep = this.#fairKeep();
+    const bySeg = this.#positionsBySegment();
+    // Down to a segment below the cap, as deleting whole segments does: the next round (a pass
+    // over the index) comes a segment's worth of records later, not at the next append.
+    const target = Math.max(0, this.#opts.maxBytes - this.#segmentBytes);
+    for (let i = 0; this.diskBytes() > target && i < this.#segments.length - 1; ) {
+      const seg = this.#segments[i]!;
+      const held = bySeg.get(seg.seq) ?? [];
+      const kept = held.filter((p) => keep.has(p));
+      if (kept.length === 0) {
+        this.#deleteSegment(i, count, held);
+        continue;
+      }
+      if (kept.length < held.length && !seg.frozen) this.#rewriteSegment(seg, held, kept, count);
+      i++;
+    }
+  }
+
+  /**
+   * The positions `fairBy` keeps: each tag value's `keepRecent` newest, within half the cap. The
+   * half is shared out by rank — every value's newest first, then every value's second newest… —
+   * so a flood's newest records cannot take the share of another writer's few.
+   */
+  #fairKeep(): Set<number> {
+    const { tag: name, keepRecent } = this.#opts.fairBy!;
+    const t = this.#opts.tags.indexOf(name);
+    const keep = new Set<number>();
+    if (t < 0) return keep;
+    const index = this.#index;
+    // Each value's newest records, newest first; values in the order of their newest record.
+    const byValue = new Map<number, number[]>();
+    for (let p = index.end - 1; p >= index.start; p--) {
+      const s = index.seg(p);
+      if (s >= GONE) continue; // gone, or only in memory (not on disk, nothing to keep)
+      const code = index.tag(p, t);
+      let list = byValue.get(code);
+      if (!list) byValue.set(code, (list = []));
+      if (list.length < keepRecent) list.push(p);
+    }
+    const lists = [...byValue.values()];
+    let budget = this.#opts.maxBytes / 2;
+    for (let rank = 0; rank < keepRecent; rank++) {
+      let any = false;
+      for (const list of lists) {
+        const p = list[rank];
+        if (p === undefined) continue;
+        any = true;
+        budget -= index.len(p);
+        if (budget < 0) return keep;
+        keep.add(p);
+      }
+      if (!any) break;
+    }
+    return keep;
+  }
+
+  /** The positions of the records held in each segment, oldest first. */
+  #positionsBySegment(): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    const index = this.#index;
+    for (let p = index.start; p < index.end; p++) {
+      const s = index.seg(p);
+      if (s >= GONE) continue;
+      let list = out.get(s);
+      if (!list) out.set(s, (list = []));
+      list.push(p);
+    }
+    return out;
+  }
+
+  /** Deletes the segment at `i` and forgets its records (`held`, else found by scanning). */
+  #deleteSegment(i: number, count: (p: number) => void, held?: readonly number[]): void {
+    const seg = this.#segments.splice(i, 1)[0]!;
+    for (const file of [this.#segmentPath(seg.seq), this.#indexPath(seg.seq)]) {
+      try {
+        unlinkSync(file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#report(err);
+      }
+    }
+    const index = this.#index;
+    const gone = (p: number): void => {
+      count(p);
+      index.markGone(p);
+    };
+    if (held) for (const p of held) gone(p);
+    else {
+      // Positions follow segment order: past the first record of a newer segment, none is this one's.
+      for (let p = index.start; p < index.end; p++) {
+        const s = index.seg(p);
+        if (s === seg.seq) gone(p);
+        else if (s < GONE && s > seg.seq) break;
+      }
+    }
+  }
+
+  /**
+   * Rewrites a sealed segment with only the records at `kept` (a subset of `held`, both in order):
+   * the new file replaces the old atomically, then the index follows. On any failure nothing
+   * changes and false is returned: a crash leaves the old file or the new, never half of one.
+   */
+  #rewriteSegment(seg: Segment, held: readonly number[], kept: readonly number[], count: (p: number) => void): boolean {
+    const index = this.#index;
+    let buf: Buffer;
+    try {
+      buf = readFileSync(this.#segmentPath(seg.seq));
+    } catch {
+      return false;
+    }
+    const parts: Buffer[] = [];
+    const offs: number[] = [];
+    let size = 0;
+    for (const p of kept) {
+      const off = index.off(p);
+      const len = index.len(p);
+      // The file must still be as the index says: whole lines where it puts them.
+      if (off + len > buf.length || buf[off + len - 1] !== 0x0a || (off > 0 && buf[off - 1] !== 0x0a)) return false;
+      parts.push(buf.subarray(off, off + len));
+      offs.push(size);
+      size += len;
+    }
+    try {
+      writeFileAtomicSync(this.#segmentPath(seg.seq), Buffer.concat(parts, size), { mode: 0o600 });
+    } catch {
+      // Not a lost record: the segment stays whole, and the oldest-first rule keeps the cap.
+      return false;
+    }
+    const keep = new Set(kept);
+    for (const p of held) {
+      if (keep.has(p)) continue;
+      count(p);
+      index.markGone(p);
+    }
+    kept.forEach((p, k) => index.setOff(p, offs[k]!));
+    seg.bytes = size;
+    seg.indexBytes = 0;
+    // The old index no longer matches (its size says so, but it would still take disk space).
+    try {
+      unlinkSync(this.#indexPath(seg.seq));
+    } catch {
+      // already gone; or left, and ignored on open as stale
+    }
+    this.#writeIndex(seg, kept[0]!);
+    return true;
+  }
+
+  /** Closes the index's holes; the positions kept by the store itself move with their records. */
+  #squeeze(): void {
+    const unwritten = [...this.#unwritten];
+    const moved = new Map<number, number>();
+    const firstActive = this.#firstHeldFrom(this.#activeFirst);
+    this.#index.squeeze((from, to) => moved.set(from, to));
+    this.#unwritten.clear();
+    for (const [p, line] of unwritten) this.#unwritten.set(moved.get(p) ?? p, line);
+    this.#activeFirst = firstActive === undefined ? this.#index.end : (moved.get(firstActive) ?? firstActive);
+  }
+
+  #firstHeldFrom(from: number): number | undefined {
+    for (let p = Math.max(from, this.#index.start); p < this.#index.end; p++) if (this.#index.seg(p) !== GONE) return p;
+    return undefined;
   }
 
   #forgetUnwritten(p: number): void {

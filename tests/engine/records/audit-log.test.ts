@@ -1,3 +1,5 @@
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../../src-main/engine/records/audit-log.ts';
 import { MAX_DROP_CLIENTS, OTHER_CLIENTS } from '../../../src-main/engine/records/audit-drops.ts';
@@ -10,6 +12,7 @@ let log: AuditLog;
 
 const times = (list: AuditEntry[]) => list.map((e) => e.time);
 const at = (...n: number[]) => n.map(iso);
+const dirBytes = (d: string) => readdirSync(d).reduce((n, f) => n + statSync(path.join(d, f)).size, 0);
 
 beforeEach(() => {
   ({ dir, cleanup } = tempDir());
@@ -84,20 +87,67 @@ describe('AuditLog', () => {
   it('when the size cap removes entries, keeps whose they were (count and time span per client), across a restart', () => {
     log.dispose();
     log = AuditLog.open(dir, { maxBytes: 8_000, segmentBytes: 2_000 });
-    for (let i = 0; i < 5; i++) log.append(makeAudit(i, { client: 'earlier' }));
+    for (let i = 0; i < 20; i++) log.append(makeAudit(i, { client: 'earlier' }));
     expect(log.dropped()).toEqual([]);
-    // One client's flood pushes the earlier entries out; that leaves a trace of both.
-    for (let i = 5; i < 200; i++) log.append(makeAudit(i, { client: 'flood' }));
-    expect(log.list({ client: 'earlier' })).toEqual([]);
+    // One client's flood pushes out its own oldest entries and the earlier client's beyond its share; both leave a trace.
+    for (let i = 20; i < 400; i++) log.append(makeAudit(i, { client: 'flood' }));
+    const kept = log.list({ client: 'earlier', limit: 100 });
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(20);
+    expect(times(kept)).toEqual(at(...Array.from({ length: kept.length }, (_, k) => 19 - k))); // its newest
     const dropped = log.dropped();
-    expect(dropped.map((d) => d.client)).toEqual(['flood', 'earlier']);
-    expect(dropped[1]).toEqual({ client: 'earlier', count: 5, from: iso(0), to: iso(4) });
-    expect(dropped[0]!.count + log.count()).toBe(195);
-    expect(dropped[0]!.from).toBe(iso(5));
+    expect(dropped.map((d) => d.client).sort()).toEqual(['earlier', 'flood']);
+    const earlier = dropped.find((d) => d.client === 'earlier')!;
+    expect(earlier).toEqual({ client: 'earlier', count: 20 - kept.length, from: iso(0), to: iso(19 - kept.length) });
+    expect(dropped.reduce((n, d) => n + d.count, 0) + log.count()).toBe(400);
+    expect(dropped.find((d) => d.client === 'flood')!.from).toBe(iso(20));
     log.dispose();
     log = AuditLog.open(dir, { maxBytes: 8_000, segmentBytes: 2_000 });
     expect(log.dropped()).toEqual(dropped);
-    expect(log.dropped('earlier')).toEqual([dropped[1]]);
+    expect(log.dropped('earlier')).toEqual([earlier]);
+  });
+
+  it('one client\'s flood removes its own oldest entries, never another client\'s recent ones; across a restart, also with the index files gone', () => {
+    log.dispose();
+    const opts = { maxBytes: 64_000, segmentBytes: 8_000 };
+    log = AuditLog.open(dir, opts);
+    for (let i = 0; i < 3; i++) log.append(makeAudit(i, { client: 'quiet' }));
+    // ~500 KB of entries through a 64 KB audit: eight times its cap.
+    for (let i = 3; i < 1_503; i++) log.append(makeAudit(i, { client: 'loud', error: `failure ${i} `.repeat(20), outcome: 'error' }));
+    const quiet = log.list({ client: 'quiet' });
+    expect(times(quiet)).toEqual(at(2, 1, 0));
+    expect(log.list({ client: 'loud', limit: 1 })[0]!.time).toBe(iso(1_502));
+    expect(log.dropped().map((d) => d.client)).toEqual(['loud']);
+    expect(dirBytes(dir)).toBeLessThanOrEqual(opts.maxBytes + 1_000); // the segments, and dropped.json
+    const all = log.list({ limit: 10_000 });
+    expect(all.length).toBe(log.count());
+    expect(all.map((e) => e.id)).toEqual([...all.map((e) => e.id!)].sort().reverse());
+    // Paging with `before` across the kept and the flooded segments.
+    const paged: AuditEntry[] = [];
+    for (let page = log.list({ limit: 7 }); page.length; page = log.list({ limit: 7, before: page.at(-1)!.id })) paged.push(...page);
+    expect(paged.map((e) => e.id)).toEqual(all.map((e) => e.id));
+    log.dispose();
+    log = AuditLog.open(dir, opts);
+    expect(log.list({ limit: 10_000 })).toEqual(all);
+    log.dispose();
+    for (const f of readdirSync(dir)) if (f.endsWith('.idx.json')) rmSync(path.join(dir, f));
+    log = AuditLog.open(dir, opts);
+    expect(log.list({ limit: 10_000 })).toEqual(all);
+    // And the next flood still leaves the quiet client's three.
+    for (let i = 1_503; i < 2_203; i++) log.append(makeAudit(i, { client: 'loud', error: `failure ${i} `.repeat(20), outcome: 'error' }));
+    expect(times(log.list({ client: 'quiet' }))).toEqual(at(2, 1, 0));
+  });
+
+  it('cuts every text of an entry: an error of 1 MB keeps its first 500 characters and its true size, redacted before the cut', () => {
+    log.dispose();
+    log = AuditLog.open(dir, { secrets: () => ['s3cr3t-value'] });
+    const huge = 'x'.repeat(495) + 's3cr3t-value' + 'y'.repeat(1024 * 1024);
+    log.append(makeAudit(1, { outcome: 'error', error: huge, tool: 't'.repeat(100_000), client: 'c'.repeat(100_000) }));
+    const [e] = log.list();
+    expect(e!.error).toBe(`${'x'.repeat(495)}[reda\n… [error cut for the audit at 500 of ${huge.length} characters]`);
+    expect(e!.tool.length).toBeLessThan(400);
+    expect(e!.client.length).toBeLessThan(400);
+    expect(JSON.stringify(e).length).toBeLessThan(2_000);
   });
 
   it(`keeps the trace of at most ${MAX_DROP_CLIENTS} clients, folding the rest into one line`, () => {

@@ -144,6 +144,17 @@ describe('RunStore caps each record', () => {
     expect(store.get(makeRun(2).id)!.error!.message.length).toBeLessThan(4_200);
   });
 
+  it('cuts names like every other text: a client, profile, server or tool name of 100,000 characters keeps 256', () => {
+    const long = (c: string) => c.repeat(100_000);
+    store.append(makeRun(1, { client: long('c'), profile: long('p'), calls: [{ server: long('s'), tool: long('t'), start: 1, duration: 1, outcome: 'ok' }] }));
+    const [r] = store.list();
+    const cut = (c: string) => `${c.repeat(256)}\n… [name cut for the run history at 256 of 100000 characters]`;
+    expect(r!.client).toBe(cut('c'));
+    expect(r!.profile).toBe(cut('p'));
+    expect(r!.calls[0]).toMatchObject({ server: cut('s'), tool: cut('t') });
+    expect(JSON.stringify(r).length).toBeLessThan(4_000);
+  });
+
   it('redacts a secret that straddles a cut whole: no prefix of it survives', () => {
     const secret = 'Zq7-very-secret-value-123';
     const s = RunStore.open(path.join(dir, 'sec'), { secrets: () => [secret] });

@@ -214,3 +214,56 @@ describe('segment log', () => {
     log.dispose();
   });
 });
+
+describe('segment log with fairBy', () => {
+  interface Rec {
+    id: string;
+    t: number;
+    who: string;
+  }
+  const openFair = (deferWrites = false) =>
+    SegmentLog.open<Rec>(dir, {
+      maxBytes: 40_000,
+      segmentBytes: 4_000,
+      deferWrites,
+      tags: ['who'],
+      index: (r) => ({ id: r.id, time: r.t, tags: [r.who] }),
+      searchText: (r) => [r.who],
+      fairBy: { tag: 'who', keepRecent: 5 },
+    });
+  const rec = (i: number, who: string): Rec => ({ id: `r-${String(i).padStart(7, '0')}`, t: i, who });
+
+  it('keeps a quiet writer\'s newest records through 12,000 of a loud one\'s, closing the holes they leave; get, paging and a restart agree', () => {
+    const log = SegmentLog.open<Rec>(dir, { maxBytes: 40_000, segmentBytes: 4_000, tags: ['who'], index: (r) => ({ id: r.id, time: r.t, tags: [r.who] }), searchText: (r) => [r.who], fairBy: { tag: 'who', keepRecent: 5 } });
+    try {
+      for (let i = 0; i < 8; i++) log.append(rec(i, 'quiet'));
+      for (let i = 8; i < 12_008; i++) log.append(rec(i, 'loud'));
+      const quiet = log.query({ tags: { who: 'quiet' } });
+      expect(quiet.map((r) => r.t)).toEqual([7, 6, 5, 4, 3]); // its 5 newest
+      expect(log.get(rec(5, 'quiet').id)).toEqual(rec(5, 'quiet'));
+      expect(log.get(rec(2, 'quiet').id)).toBeUndefined();
+      const all = log.query({ limit: 10_000 });
+      expect(all.length).toBe(log.count());
+      expect(all.map((r) => r.t)).toEqual([...all.map((r) => r.t)].sort((a, b) => b - a));
+      expect(all[0]!.t).toBe(12_007);
+      // Every loud record after the oldest kept one is contiguous: only the oldest were removed.
+      const loud = all.filter((r) => r.who === 'loud').map((r) => r.t);
+      expect(loud.at(-1)! + loud.length - 1).toBe(12_007);
+      const paged: Rec[] = [];
+      for (let page = log.query({ limit: 9 }); page.length; page = log.query({ limit: 9, before: page.at(-1)!.id })) paged.push(...page);
+      expect(paged).toEqual(all);
+      expect(log.diskBytes()).toBeLessThanOrEqual(40_000);
+      log.dispose();
+      const again = openFair();
+      try {
+        expect(again.query({ limit: 10_000 })).toEqual(all);
+        again.append(rec(12_008, 'loud'));
+        expect(again.query({ tags: { who: 'quiet' } }).map((r) => r.t)).toEqual([7, 6, 5, 4, 3]);
+      } finally {
+        again.dispose();
+      }
+    } finally {
+      log.dispose();
+    }
+  });
+});
