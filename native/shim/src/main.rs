@@ -17,6 +17,7 @@
 
 mod boot;
 mod conn;
+mod home_file;
 mod json;
 mod paths;
 mod sha256;
@@ -219,11 +220,19 @@ fn claim_engine_start(home: &str) -> bool {
     false
 }
 
+/// A claim holds a pid and a newline.
+const MAX_CLAIM_BYTES: u64 = 64;
+
+fn read_claim(file: &Path) -> Option<String> {
+    home_file::read(file, MAX_CLAIM_BYTES).ok().map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
 fn claim_is_stale(file: &Path) -> bool {
     let age = std::fs::metadata(file).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(_) => return true,
+    // Anything but our own small regular file (a pipe planted there would block the read) is no claim.
+    let text = match read_claim(file) {
+        Some(t) => t,
+        None => return true,
     };
     if age.map_or(false, |a| a > START_CLAIM_STALE) {
         return true;
@@ -252,7 +261,7 @@ fn process_alive(_pid: i32) -> bool {
 
 fn release_engine_start(home: &str) {
     let file = claim_path(home);
-    if std::fs::read_to_string(&file).map_or(false, |t| t == own_claim()) {
+    if read_claim(&file).map_or(false, |t| t == own_claim()) {
         let _ = std::fs::remove_file(&file);
     }
 }

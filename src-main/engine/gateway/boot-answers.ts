@@ -13,12 +13,13 @@
 // while no engine ran) makes the shims wait for an engine as before. Both shims read the format:
 // src-main/shim/boot-answer.mjs and native/shim/src/boot.rs.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileAtomic } from '../config/atomic-file.ts';
 import type { BootDigests, BootList } from '../../../src-shared/api.ts';
-import { BOOT_FILE_VERSION, bootKey as shimBootKey, fileStamp } from '../../shim/boot-answer.mjs';
+import { BOOT_FILE_VERSION, MAX_BOOT_FILE_BYTES, bootKey as shimBootKey, fileStamp } from '../../shim/boot-answer.mjs';
+import { readHomeText } from '../../shim/home-file.mjs';
 
 export { fileStamp };
 
@@ -150,7 +151,8 @@ export class BootAnswers {
     const digests = Object.fromEntries(Object.entries(file.lists).map(([kind, list]) => [kind, listDigest(list)]));
     const text = JSON.stringify({ ...file, config: fileStamp(this.#configFile), digests } satisfies BootFile);
     const target = path.join(this.dir, `${key}.json`);
-    const before = this.#written.get(key) ?? readText(target);
+    // Read as any home file: a FIFO planted under the name must not block the engine (issue 29 #1).
+    const before = this.#written.get(key) ?? readHomeText(target, { maxBytes: MAX_BOOT_FILE_BYTES });
     if (before === text) {
       this.#written.set(key, text);
       return;
@@ -180,10 +182,3 @@ function bootFilesByAge(dir: string): { file: string; mtimeMs: number }[] {
   return out.sort((a, b) => a.mtimeMs - b.mtimeMs);
 }
 
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
