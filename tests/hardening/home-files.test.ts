@@ -1,13 +1,16 @@
 // Things planted in the home (issue 29): a named pipe under a boot answer's name, another user's
-// boot answer. Real engines, real shims of both kinds, real FIFOs (mkfifo); whatever a case
-// leaves blocked is released in its finally.
+// boot answer, a folder and links among the boot answers. Real engines, real shims of both
+// kinds, real FIFOs (mkfifo); whatever a case leaves blocked is released in its finally.
 import { execFileSync } from 'node:child_process';
-import { chownSync, closeSync, constants, lstatSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { chownSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BootAnswers, bootKey } from '../../src-main/engine/gateway/boot-answers.ts';
+import { BootAnswers, MAX_BOOT_FILES, bootKey } from '../../src-main/engine/gateway/boot-answers.ts';
+import { socketPathForShim } from '../../src-main/shim/shim.mjs';
 import { NATIVE_SHIM_UNAVAILABLE, ROOT, SHIM_KINDS, cleanupHomes, enginePid, existsSync, fixtureServer, makeHome, shimCommand, stopEngine, waitFor, type ShimKind } from '../helpers/home.ts';
 import { hardeningCase } from './hardening-case.ts';
 import { serveEngine } from './serve-engine.ts';
@@ -126,5 +129,69 @@ describe('issue 29: things planted in the home', () => {
       await noEngine(home);
     }
   }, 180_000);
+
+  hardeningCase('attack', `issue 29 #2: a folder and links planted among the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
+    const home = makeHome(CONFIG);
+    const dir = path.join(home, 'run', 'boot');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Planted under boot answers' names, older than any answer so that pruning meets them first.
+    const outside = path.join(os.tmpdir(), `sb-planted-${process.pid}`);
+    mkdirSync(path.join(outside, 'keep'), { recursive: true });
+    writeFileSync(path.join(outside, 'keep', 'precious.txt'), 'mine');
+    writeFileSync(path.join(outside, 'file.txt'), 'mine too');
+    const planted = { folder: `${'0'.repeat(32)}.json`, dirLink: `${'1'.repeat(32)}.json`, fileLink: `${'2'.repeat(32)}.json` };
+    mkdirSync(path.join(dir, planted.folder));
+    writeFileSync(path.join(dir, planted.folder, 'inside.txt'), 'x');
+    symlinkSync(path.join(outside, 'keep'), path.join(dir, planted.dirLink));
+    symlinkSync(path.join(outside, 'file.txt'), path.join(dir, planted.fileLink));
+    for (const name of Object.values(planted)) utimesSync(path.join(dir, name), new Date(1_000_000), new Date(1_000_000));
+
+    const engine = await serveEngine(home);
+    const clients = MAX_BOOT_FILES + 16;
+    try {
+      // Each a client naming itself anew, straight on the engine's socket as a shim speaks.
+      for (let i = 0; i < clients; i++) await listAs(socketPathForShim(home), `rotating client ${i}`);
+      const answers = () => readdirSync(dir).filter((n) => /^[0-9a-f]{32}\.json$/.test(n) && lstatSync(path.join(dir, n)).isFile());
+      // Written 150 ms after each list; the last ones settle shortly after the loop.
+      await waitFor(() => answers().includes(`${bootKey('p', undefined, `rotating client ${clients - 1}`)}.json`), 10_000, 'the last boot answer');
+      await new Promise((r) => setTimeout(r, 500));
+      await tally.attempt(`at most ${MAX_BOOT_FILES} boot answers after ${clients} client names`, () => {
+        expect(answers().length).toBeLessThanOrEqual(MAX_BOOT_FILES);
+        expect(answers()).not.toContain(`${bootKey('p', undefined, 'rotating client 0')}.json`);
+      });
+      await tally.attempt('the planted folder and links are left as they were, and what they point to whole', () => {
+        expect(readFileSync(path.join(dir, planted.folder, 'inside.txt'), 'utf8')).toBe('x');
+        expect(lstatSync(path.join(dir, planted.dirLink)).isSymbolicLink()).toBe(true);
+        expect(readFileSync(path.join(outside, 'keep', 'precious.txt'), 'utf8')).toBe('mine');
+        expect(readFileSync(path.join(outside, 'file.txt'), 'utf8')).toBe('mine too');
+      });
+    } finally {
+      await engine.stop();
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
+/** A 2025-11-25 session on the engine's socket that initializes as `name` and lists tools, then ends. */
+async function listAs(socket: string, name: string): Promise<void> {
+  const sock = net.createConnection(socket);
+  let buf = '';
+  const answered = new Promise<void>((resolve, reject) => {
+    sock.setEncoding('utf8').on('data', (d: string) => {
+      buf += d;
+      if (/"id":2,"result"/.test(buf)) resolve();
+    });
+    sock.on('error', reject);
+    sock.on('close', () => reject(new Error(`the engine closed the session of ${name}: ${buf}`)));
+  });
+  const line = (m: unknown) => sock.write(JSON.stringify(m) + '\n');
+  line({ kind: 'mcp', profile: 'p', v: 1 });
+  line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } } });
+  line({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  line({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  try {
+    await within(answered, 10_000, `tools/list of ${name}`);
+  } finally {
+    sock.destroy();
+  }
+}
