@@ -1,10 +1,11 @@
 // The files in a home's run folder that say an engine serves it: the engine lock (held for the
 // engine's life), the access token of the HTTP server and UI, and engine.json (what it serves).
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import { writeFileAtomicSync } from './config/atomic-file.ts';
 import { tryLock } from './config/file-lock.ts';
+import { readHomeFileSync } from '../shim/home-file.mjs';
 
 export class EngineRunningError extends SwitchboardError {
   constructor(readonly pid: number) {
@@ -23,7 +24,7 @@ export function acquireEngineLock(file: string): () => void {
 /** The home's token, made on first run; it survives restarts so the UI's address keeps working. */
 export function readOrCreateToken(file: string): string {
   try {
-    const t = readFileSync(file, 'utf8').trim();
+    const t = readHomeFileSync(file).toString('utf8').trim();
     if (/^[0-9a-f]{32,}$/.test(t)) return t;
   } catch {
     // First run.

@@ -5,11 +5,14 @@
 // under the config.json that is there now is used; anything else waits for the engine.
 // native/shim/src/boot.rs does the same in the native shim.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
+import { readHomeFileSync } from './home-file.mjs';
 
 /** Mirrors BOOT_FILE_VERSION and BOOT_LISTS of boot-answers.ts (tests/shim/boot-answer.test.ts keeps them in step). */
 export const BOOT_FILE_VERSION = 1;
+/** A boot file larger than this is not read, in bytes (the engine's are a few hundred kB; MAX_BOOT_FILE_BYTES of boot.rs). */
+export const MAX_BOOT_FILE_BYTES = 64 << 20;
 /** @type {Record<string, 'tools' | 'prompts' | 'resources' | 'resourceTemplates'>} */
 export const BOOT_LIST_METHODS = { 'tools/list': 'tools', 'prompts/list': 'prompts', 'resources/list': 'resources', 'resources/templates/list': 'resourceTemplates' };
 
@@ -54,7 +57,8 @@ export function readBootAnswer(home, profile, connector, clientName) {
   /** @type {unknown} */
   let file;
   try {
-    file = JSON.parse(readFileSync(path.join(home, 'run', 'boot', `${bootKey(profile, connector, clientName)}.json`), 'utf8'));
+    const name = path.join(home, 'run', 'boot', `${bootKey(profile, connector, clientName)}.json`);
+    file = JSON.parse(readHomeFileSync(name, { maxBytes: MAX_BOOT_FILE_BYTES }).toString('utf8'));
   } catch {
     return undefined;
   }

@@ -5,9 +5,10 @@
 //  - The packaged shim (a Node single-executable application in the app's resources/bin/) cannot
 //    run bin/switchboard.mjs, so it starts the desktop app hidden; the app runs the engine.
 //  - A checkout: this node runs bin/switchboard.mjs engine.
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readHomeText } from './home-file.mjs';
 
 export const ENGINE_COMMAND_ENV = 'SWITCHBOARD_ENGINE_COMMAND';
 
@@ -139,7 +140,7 @@ export function claimEngineStart(home) {
   const mine = `${process.pid}\n`;
   const release = () => {
     try {
-      if (readFileSync(file, 'utf8') === mine) unlinkSync(file);
+      if (readHomeText(file) === mine) unlinkSync(file);
     } catch {
       // Already gone.
     }
@@ -169,14 +170,15 @@ export function claimEngineStart(home) {
 
 /** @param {string} file */
 function claimIsStale(file) {
-  let text = '';
   let mtimeMs = 0;
   try {
     mtimeMs = statSync(file).mtimeMs;
-    text = readFileSync(file, 'utf8');
   } catch {
     return true;
   }
+  // Anything but our own small regular file (a pipe planted there would block the read) is no claim.
+  const text = readHomeText(file);
+  if (text === undefined) return true;
   if (Date.now() - mtimeMs > START_CLAIM_STALE_MS) return true;
   const pid = Number.parseInt(text, 10);
   // Empty: its claimant is writing its pid this instant.

@@ -5,8 +5,8 @@
 //
 // The shim reads just enough of the traffic to survive an engine restart: the client's
 // `initialize` (replayed on reconnect so the new engine knows the client) and the ids of
-// requests still in flight (answered with an error when the engine dies). Responses from the
-// engine start with `{"jsonrpc":"2.0","id":…`, so their id is read without parsing the body.
+// requests still in flight (answered with an error when the engine dies). Which engine lines
+// answer one is decided by their structure as they stream through (engine-answers.mjs).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { answerFromBoot, clientNameOf, initializeFromBoot, readBootAnswer } from './boot-answer.mjs';
 import { claimEngineStart, engineCommand, engineEnv } from './engine-launch.mjs';
+import { EngineAnswers } from './engine-answers.mjs';
 import { LineSplitter } from './line-splitter.mjs';
 
 /** How long to wait for an engine that restarts by itself before starting one, in ms. */
@@ -113,10 +114,10 @@ export async function runShim(argv) {
   let initParams;
   /** Ids of client requests awaiting an answer (JSON text of the id). @type {Set<string>} */
   const inflight = new Set();
-  // Lines are inspected whole; one over MAX_INSPECT_BYTES is relayed unread (a response still
-  // gets its id read from its head, so a huge answer leaves the in-flight set too).
+  // Client lines are inspected whole; one over MAX_INSPECT_BYTES is relayed unread. Engine lines
+  // are scanned as they stream, whatever their size, so a huge answer leaves the in-flight set too.
   const clientLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectClientLine(l) });
-  const engineLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectEngineLine(l), onOversized: ({ head }) => inspectEngineLine(head) });
+  const engineLines = new EngineAnswers({ onAnswer: (id) => inflight.delete(id) });
   /** Early lines not looked at yet (the first connect has not said whether an engine runs). @type {Buffer[]} */
   let fresh = [];
   const earlyLines = new LineSplitter({ maxLineBytes: Infinity, onLine: (l) => fresh.push(l) });
@@ -139,13 +140,6 @@ export async function runShim(argv) {
     } catch {
       // Not JSON: the engine answers it with a parse error.
     }
-  }
-
-  /** @param {Buffer} line */
-  function inspectEngineLine(line) {
-    const head = line.subarray(0, 80).toString('utf8');
-    const m = /^\{"jsonrpc":"2\.0","id":("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|null)/.exec(head);
-    if (m && (line.includes('"result":') || line.includes('"error":'))) inflight.delete(m[1]);
   }
 
   /**

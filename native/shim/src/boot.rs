@@ -8,9 +8,9 @@
 //! The file is the engine's, in an owner-only folder, but it is read as any input: a file too
 //! large, malformed or nested too deep is not used, and the client waits for the engine.
 
+use crate::home_file;
 use crate::json::{self, Members};
 use crate::sha256::sha256_hex;
-use std::io::Read;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
@@ -76,18 +76,10 @@ pub fn read(home: &str, profile: &str, connector: &str, client_name: &[u16]) -> 
     parse(text.as_bytes(), profile, connector, client_name, &file_stamp(&Path::new(home).join("config.json")))
 }
 
-/// The file's text, decoded as Node's readFileSync(f, 'utf8') does (bad UTF-8 as U+FFFD).
+/// The file's text, decoded as Node's readFileSync(f, 'utf8') does (bad UTF-8 as U+FFFD); None
+/// unless it is a regular file of this user, within the bound (home_file.rs).
 fn read_text(file: &Path) -> Option<String> {
-    let f = std::fs::File::open(file).ok()?;
-    if f.metadata().ok()?.len() > MAX_BOOT_FILE_BYTES {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    // Bounded again while reading: the file may grow between the two.
-    f.take(MAX_BOOT_FILE_BYTES + 1).read_to_end(&mut bytes).ok()?;
-    if bytes.len() as u64 > MAX_BOOT_FILE_BYTES {
-        return None;
-    }
+    let bytes = home_file::read(file, MAX_BOOT_FILE_BYTES).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -6,7 +6,8 @@
 //! It reads just enough of the traffic to survive an engine restart: the client's `initialize`
 //! (replayed on reconnect so that the new engine knows the client) and the ids of requests in
 //! flight (answered with an error when the engine dies). Responses from the engine start with
-//! `{"jsonrpc":"2.0","id":…`, so their id is read from the head of the line without parsing.
+//! `{"jsonrpc":"2.0","id":…`, so their id is read from the head of the line; whether a line is a
+//! response is told by its top-level members as it streams by (json::TopLevel).
 //!
 //! When its first connect finds no engine, it answers the client's `initialize` and first lists
 //! from the last engine's boot answer while the engine starts (boot.rs), and hands the session
@@ -17,6 +18,7 @@
 
 mod boot;
 mod conn;
+mod home_file;
 mod json;
 mod paths;
 mod sha256;
@@ -219,11 +221,19 @@ fn claim_engine_start(home: &str) -> bool {
     false
 }
 
+/// A claim holds a pid and a newline.
+const MAX_CLAIM_BYTES: u64 = 64;
+
+fn read_claim(file: &Path) -> Option<String> {
+    home_file::read(file, MAX_CLAIM_BYTES).ok().map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
 fn claim_is_stale(file: &Path) -> bool {
     let age = std::fs::metadata(file).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(_) => return true,
+    // Anything but our own small regular file (a pipe planted there would block the read) is no claim.
+    let text = match read_claim(file) {
+        Some(t) => t,
+        None => return true,
     };
     if age.map_or(false, |a| a > START_CLAIM_STALE) {
         return true;
@@ -252,7 +262,7 @@ fn process_alive(_pid: i32) -> bool {
 
 fn release_engine_start(home: &str) {
     let file = claim_path(home);
-    if std::fs::read_to_string(&file).map_or(false, |t| t == own_claim()) {
+    if read_claim(&file).map_or(false, |t| t == own_claim()) {
         let _ = std::fs::remove_file(&file);
     }
 }
@@ -397,22 +407,13 @@ impl ClientLines {
     }
 }
 
-/// Follows the engine's lines without keeping them: the head (which holds the id) and whether
-/// `"result":` or `"error":` occurred, across chunk boundaries.
+/// Follows the engine's lines without keeping them: the head (which holds the id) and, as the
+/// bytes stream by, the line's top-level members (json::TopLevel): only a line with a top-level
+/// result or error and no method answers a request.
 struct EngineLines {
     head: Vec<u8>,
-    answered: bool,
-    /// The line's last bytes so far, for a marker split between two reads.
-    tail: Vec<u8>,
+    top: json::TopLevel,
     mid_line: bool,
-}
-
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.len() >= needle.len() && hay.windows(needle.len()).any(|w| w == needle)
-}
-
-fn has_marker(hay: &[u8]) -> bool {
-    contains(hay, b"\"result\":") || contains(hay, b"\"error\":")
 }
 
 /// The id at the head of an engine line, matched as the Node shim's regular expression does:
@@ -459,13 +460,12 @@ fn engine_id(head: &[u8]) -> Option<&[u8]> {
 
 impl EngineLines {
     fn new() -> Self {
-        EngineLines { head: Vec::with_capacity(ENGINE_HEAD_BYTES), answered: false, tail: Vec::with_capacity(16), mid_line: false }
+        EngineLines { head: Vec::with_capacity(ENGINE_HEAD_BYTES), top: json::TopLevel::new(), mid_line: false }
     }
 
     fn reset(&mut self) {
         self.head.clear();
-        self.tail.clear();
-        self.answered = false;
+        self.top.reset();
         self.mid_line = false;
     }
 
@@ -477,22 +477,13 @@ impl EngineLines {
             let take = (ENGINE_HEAD_BYTES - self.head.len()).min(seg.len());
             self.head.extend_from_slice(&seg[..take]);
         }
-        if !self.answered {
-            if !self.tail.is_empty() {
-                let mut joint = std::mem::take(&mut self.tail);
-                joint.extend_from_slice(&seg[..seg.len().min(8)]);
-                self.answered = has_marker(&joint);
-            }
-            self.answered = self.answered || has_marker(seg);
-            self.tail.clear();
-            self.tail.extend_from_slice(&seg[seg.len().saturating_sub(8)..]);
-        }
+        self.top.feed(seg);
     }
 
     fn feed(&mut self, mut chunk: &[u8], mut done: impl FnMut(&[u8])) {
         while let Some(nl) = chunk.iter().position(|&b| b == b'\n') {
             self.segment(&chunk[..nl]);
-            if self.answered {
+            if self.top.is_response() {
                 if let Some(id) = engine_id(&self.head) {
                     done(id);
                 }
@@ -876,8 +867,11 @@ mod tests {
             l.feed(b"\n", |id| seen.push(id.to_vec()));
         }
         assert_eq!(seen.len(), line.len() - 1);
-        // A notification mentioning no result is not an answer.
+        // A request is no answer, even with the id of a pending one and a "result" key inside (issue 29 #9).
         l.feed(b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\n", |id| seen.push(id.to_vec()));
+        l.feed(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"elicitation/create\",\"params\":{\"requestedSchema\":{\"properties\":{\"result\":{}}}}}\n", |id| {
+            seen.push(id.to_vec())
+        });
         assert_eq!(seen.len(), line.len() - 1);
     }
 

@@ -4,10 +4,11 @@
 // moment it exists (written to a temp file, then linked into place: link() never overwrites),
 // so a lock left by a killed process is recognised by its dead pid and broken.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { isProcessAlive } from './atomic-file.ts';
+import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 export interface LockOptions {
   /** A lock older than this, in ms, is broken even when its pid is alive (a reused pid, a hung owner). Defaults to never. */
@@ -84,9 +85,11 @@ function create(lockPath: string): number | undefined {
 function readOwner(lockPath: string): number | undefined | 'gone' {
   let text: string;
   try {
-    text = readFileSync(lockPath, 'utf8');
-  } catch {
-    return 'gone';
+    text = readHomeFileSync(lockPath).toString('utf8');
+  } catch (err) {
+    // Missing: released. Anything but our own small regular file (a pipe would block the read)
+    // names no owner, so it is judged as a lock without a pid.
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
   }
   const pid = Number.parseInt(text, 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;

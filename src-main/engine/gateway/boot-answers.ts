@@ -13,12 +13,13 @@
 // while no engine ran) makes the shims wait for an engine as before. Both shims read the format:
 // src-main/shim/boot-answer.mjs and native/shim/src/boot.rs.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileAtomic } from '../config/atomic-file.ts';
 import type { BootDigests, BootList } from '../../../src-shared/api.ts';
-import { BOOT_FILE_VERSION, bootKey as shimBootKey, fileStamp } from '../../shim/boot-answer.mjs';
+import { BOOT_FILE_VERSION, MAX_BOOT_FILE_BYTES, bootKey as shimBootKey, fileStamp } from '../../shim/boot-answer.mjs';
+import { readHomeText } from '../../shim/home-file.mjs';
 
 export { fileStamp };
 
@@ -129,16 +130,31 @@ export class BootAnswers {
     this.#disposed = true;
   }
 
-  /** A new file was added: the oldest beyond MAX_BOOT_FILES go. */
+  /**
+   * A new file was added: the oldest beyond MAX_BOOT_FILES go. Only regular files are counted and
+   * removed, each on its own: anything else under a boot answer's name (a folder, a link, a pipe)
+   * is not ours and is left alone, neither followed nor removed, and one file that cannot be
+   * removed does not stop the others, so the cap holds whatever was planted (issue 29 #2).
+   */
   #prune(): void {
+    let files: { file: string; mtimeMs: number }[];
     try {
-      const files = bootFilesByAge(this.dir);
-      for (const { file } of files.slice(0, Math.max(0, files.length - MAX_BOOT_FILES))) {
-        rmSync(file, { force: true });
-        this.#written.delete(path.basename(file, '.json'));
-      }
+      files = bootFilesByAge(this.dir);
     } catch (err) {
       this.#log(`boot answers: could not tidy ${this.dir}: ${(err as Error).message}`);
+      return;
+    }
+    let over = files.length - MAX_BOOT_FILES;
+    for (const { file } of files) {
+      if (over <= 0) break;
+      try {
+        unlinkSync(file);
+        this.#written.delete(path.basename(file, '.json'));
+        over--;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') over--;
+        else this.#log(`boot answers: could not remove ${file}: ${(err as Error).message}`);
+      }
     }
   }
 
@@ -150,7 +166,8 @@ export class BootAnswers {
     const digests = Object.fromEntries(Object.entries(file.lists).map(([kind, list]) => [kind, listDigest(list)]));
     const text = JSON.stringify({ ...file, config: fileStamp(this.#configFile), digests } satisfies BootFile);
     const target = path.join(this.dir, `${key}.json`);
-    const before = this.#written.get(key) ?? readText(target);
+    // Read as any home file: a FIFO planted under the name must not block the engine (issue 29 #1).
+    const before = this.#written.get(key) ?? readHomeText(target, { maxBytes: MAX_BOOT_FILE_BYTES });
     if (before === text) {
       this.#written.set(key, text);
       return;
@@ -166,24 +183,17 @@ export class BootAnswers {
   }
 }
 
-/** The boot answers, oldest first by modification time (names that are not ours are left alone). */
+/** The boot answers, oldest first by modification time: regular files with our names, nothing else. */
 function bootFilesByAge(dir: string): { file: string; mtimeMs: number }[] {
   const out: { file: string; mtimeMs: number }[] = [];
   for (const name of readdirSync(dir)) {
     if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
     try {
-      out.push({ file: path.join(dir, name), mtimeMs: statSync(path.join(dir, name)).mtimeMs });
+      const st = lstatSync(path.join(dir, name));
+      if (st.isFile()) out.push({ file: path.join(dir, name), mtimeMs: st.mtimeMs });
     } catch {
       // Gone meanwhile.
     }
   }
   return out.sort((a, b) => a.mtimeMs - b.mtimeMs);
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -4,10 +4,17 @@
 // Pins are recorded when a catalog arrives (record), read when tools are listed (visible) and
 // checked when one is called (checkCall); only record and approve write pins.json.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
 import { withheldToolSentence } from './why-unavailable.ts';
+import { readHomeFileSync } from '../../shim/home-file.mjs';
+
+/**
+ * pins.json larger than this is not read, in bytes: far above any real one (a few MB with its
+ * catalogs), since a refused file is pinned afresh.
+ */
+const MAX_PINS_FILE_BYTES = 256 << 20;
 
 /** pins.json: per server, per tool, the hash of the approved definition and of a pending change. */
 interface PinFile {
@@ -178,7 +185,7 @@ export class PinStore {
   #read(): Pins {
     let text: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      text = readHomeFileSync(this.file, { maxBytes: MAX_PINS_FILE_BYTES }).toString('utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#opts.onError?.(`could not read ${this.file}: ${(err as Error).message}`);
       return emptyPins();
