@@ -2,16 +2,20 @@
 // add a command to the autostart entry; a lock or start claim dated in the future is still
 // broken; an engine stopped at any moment of its start goes, with its servers; a client's
 // listing that times out leaves none of the servers it started.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { ensureBundle } from '../../scripts/bundle.mjs';
 import { autostartFile, syncLoginItem, type LoginItemHost } from '../../src-main/electron/login-item.ts';
+import { BIN, cleanupHomes, fixtureServer, makeHome } from '../helpers/home.ts';
+import { CAN_FIND_MARKED, killMarked, MARK_VAR, markedGone, markedProcesses, newMark } from '../helpers/processes.ts';
 import { hardeningCase } from './hardening-case.ts';
 
 const dirs: string[] = [];
-afterAll(() => {
+afterAll(async () => {
+  await cleanupHomes();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 function tempDir(prefix: string): string {
@@ -64,3 +68,75 @@ describe('issue 29: start at login', () => {
     }
   });
 });
+
+describe.skipIf(!CAN_FIND_MARKED)('issue 29: an engine stopped while it starts', () => {
+  // Built once here, so that the engines do not each build it (a stale bundle is built by
+  // whichever engine starts first; bin/switchboard.mjs catches the signals before that).
+  beforeAll(() => ensureBundle(), 120_000);
+
+  // Every 100 ms from the spawn; and, since how far a start has got at a given moment depends on
+  // the machine's load, also keyed to its servers' start (their connection is being made then).
+  const MOMENTS: Moment[] = [
+    ...Array.from({ length: 16 }, (_, i) => ({ ms: i * 100, from: 'spawn' as const })),
+    ...[0, 100, 250, 500].map((ms) => ({ ms, from: 'first server' as const })),
+  ];
+  // Four engines at a time: two cores, and each start takes one for about half a second.
+  const AT_ONCE = 4;
+
+  hardeningCase(
+    'fault',
+    "issue 29 #7: SIGTERM at any moment of an engine's start (0 to 1.5 s, every 100 ms): the engine and its servers are gone within 5 s",
+    async (tally) => {
+      const seen: string[] = [];
+      for (let i = 0; i < MOMENTS.length; i += AT_ONCE) {
+        await Promise.all(MOMENTS.slice(i, i + AT_ONCE).map((m) => tally.attempt(`SIGTERM ${m.ms} ms after the ${m.from}`, async () => void seen.push(await stopEngineAt(m)))));
+      }
+      tally.notes!.push(...seen);
+    },
+    180_000,
+  );
+});
+
+interface Moment {
+  ms: number;
+  from: 'spawn' | 'first server';
+}
+
+/**
+ * Starts `switchboard engine` with a server that ignores SIGTERM and survives its stdin closing
+ * (and has two children like it) and a plain one, sends SIGTERM at `moment`, and checks that
+ * every process of that engine is gone within 5 s. Its figure: what ran at the signal, how long
+ * the going took.
+ */
+async function stopEngineAt(moment: Moment): Promise<string> {
+  const mark = newMark();
+  const dir = tempDir('sb-hard-sigterm-');
+  const env = { [MARK_VAR]: mark };
+  const home = makeHome({
+    servers: { stubborn: fixtureServer('ignore-sigterm.mjs', { env: { ...env, PID_FILE: path.join(dir, 'pids.json') } }), basic: fixtureServer('basic.mjs', { env }) },
+    profiles: { main: { servers: ['stubborn', 'basic'] } },
+  });
+  try {
+    const t00 = Date.now();
+    const engine = spawn(process.execPath, [BIN, 'engine', '--home', home], { stdio: 'ignore', env: { ...process.env, ...env } });
+    const exited = new Promise<void>((resolve) => engine.once('exit', () => resolve()));
+    if (moment.from === 'first server') {
+      while (!markedProcesses(mark).some((pid) => pid !== engine.pid)) {
+        if (Date.now() - t00 > 30_000) throw new Error('the engine started no server in 30 s');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+    await new Promise((r) => setTimeout(r, moment.ms));
+    const at = Date.now() - t00;
+    const running = markedProcesses(mark).length;
+    engine.kill('SIGTERM');
+    const t0 = Date.now();
+    const left = await markedGone(mark, 5000);
+    const took = Date.now() - t0;
+    expect(left, `processes still running 5 s after SIGTERM at ${at} ms (${running} ran then)`).toEqual([]);
+    await exited;
+    return `${moment.ms} ms after the ${moment.from} (${at} ms): ${running} running, gone in ${took} ms`;
+  } finally {
+    killMarked(mark);
+  }
+}

@@ -152,6 +152,9 @@ export class ChildStdioTransport implements Transport {
 
   async start(): Promise<void> {
     if (this.#child) throw new Error('ChildStdioTransport already started');
+    // Closed before it started (its server stopped while the connection was being made, e.g. an
+    // engine stopped while starting): spawning now would leave a process nobody stops.
+    if (this.#closed) throw new Error('Not connected: the connection was closed before the server started');
     const { command, args = [], env, cwd } = this.#opts;
     const win = process.platform === 'win32';
     // Node refuses to spawn .cmd/.bat without a shell (CVE-2024-27980); npm's shims are .cmd files.
@@ -166,20 +169,24 @@ export class ChildStdioTransport implements Transport {
         })
       : spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: !win, windowsHide: true });
     this.#child = child;
-
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', (err) => reject(err));
-    });
+    // Tracked and awaitable from the spawn on, not from its 'spawn' event: close() may come first.
     if (child.pid !== undefined && !win) trackGroup(child.pid);
-    this.#opts.log?.note(`started ${command} ${args.join(' ')} (pid ${child.pid})`);
-
     this.#exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
         resolve();
       });
+      // A program that could not be started never exits.
+      child.once('error', () => {
+        if (child.pid === undefined) resolve();
+      });
     });
+
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err) => reject(err));
+    });
+    this.#opts.log?.note(`started ${command} ${args.join(' ')} (pid ${child.pid})`);
     // 'close' waits for stdout to drain, so every message the child wrote is delivered first.
     child.once('close', () => {
       if (child.pid !== undefined && !win) {
