@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { ensureBundle } from '../../scripts/bundle.mjs';
 import { autostartFile, syncLoginItem, type LoginItemHost } from '../../src-main/electron/login-item.ts';
+import { listingStartingServers } from '../engine/clients/listing-servers.ts';
 import { BIN, cleanupHomes, fixtureServer, makeHome } from '../helpers/home.ts';
 import { CAN_FIND_MARKED, killMarked, MARK_VAR, markedGone, markedProcesses, newMark } from '../helpers/processes.ts';
 import { hardeningCase } from './hardening-case.ts';
@@ -140,3 +141,17 @@ async function stopEngineAt(moment: Moment): Promise<string> {
     killMarked(mark);
   }
 }
+
+describe.skipIf(!CAN_FIND_MARKED)("issue 29: a client's listing", () => {
+  hardeningCase('fault', "issue 29 #8: a client listing that times out, or ends, leaves none of the servers it started (each ignoring SIGTERM, with a child of its own)", async (tally) => {
+    for (const hang of [true, false]) {
+      await tally.attempt(hang ? 'hangs past the 2 s bound' : 'exits and leaves its servers running', async () => {
+        const t0 = Date.now();
+        const run = await listingStartingServers(hang, 2_000);
+        expect(run.started, 'servers and children the listing started').toHaveLength(4);
+        expect(run.left, 'processes of the listing still running after the check').toEqual([]);
+        tally.notes!.push(`${hang ? 'hung' : 'ended'}: 4 started, ${run.left.length} left, check answered in ${Date.now() - t0} ms`);
+      });
+    }
+  });
+});
