@@ -4,6 +4,7 @@
 // app registers itself: a development checkout must never start at login.
 import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { SwitchboardError } from '../../src-shared/errors.ts';
 import { writeFileAtomicSync } from '../engine/config/atomic-file.ts';
 
 /** Started at login, the app stays in the tray (no window). */
@@ -33,19 +34,41 @@ function launcher(host: Pick<LoginItemHost, 'env' | 'execPath'>): string {
   return host.env.APPIMAGE && path.isAbsolute(host.env.APPIMAGE) ? host.env.APPIMAGE : host.execPath;
 }
 
-/** The autostart entry (Desktop Entry spec: a quoted Exec argument escapes `"`, `` ` ``, `$` and `\`). */
+/**
+ * Control characters (C0, DEL, C1): the Desktop Entry spec's string values may not hold them,
+ * and a line break would end the Exec line, letting the rest of the value add keys of its own
+ * (a second `Exec=`, which launchers run).
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * One quoted Exec argument (Desktop Entry spec, "The Exec key"): inside double quotes `"`, `` ` ``,
+ * `$` and `\` take a backslash; then the string escape rule doubles every backslash (a literal
+ * `\` is written `\\\\`, a literal `$` is `\\$`); and a literal `%` is `%%` (field codes).
+ */
+function execArgument(value: string): string {
+  const quoted = value.replace(/([\\"`$])/g, '\\$1').replace(/\\/g, '\\\\');
+  return `"${quoted.replace(/%/g, '%%')}"`;
+}
+
+/** The autostart entry for `program`; refuses a program whose path no entry can hold safely. */
 export function autostartEntry(program: string): string {
-  const quoted = `"${program.replace(/([\\"`$])/g, '\\$1')}"`;
-  return [
-    '[Desktop Entry]',
-    'Type=Application',
-    'Name=Switchboard',
-    'Comment=Starts Switchboard in the tray when you log in',
-    `Exec=${quoted} ${LOGIN_ARGS.join(' ')}`,
-    'Terminal=false',
-    'X-GNOME-Autostart-enabled=true',
-    '',
-  ].join('\n');
+  if (CONTROL.test(program)) {
+    throw new SwitchboardError(
+      'bad-path',
+      `Switchboard cannot start at login from ${JSON.stringify(program)}: the path holds a line break or another control character, which an autostart entry cannot hold. Rename the app file (or move it to a folder without one), then turn "Start Switchboard when I log in" on again.`,
+    );
+  }
+  // The program is the only value that comes from outside; the others are fixed text.
+  const fields: [string, string][] = [
+    ['Type', 'Application'],
+    ['Name', 'Switchboard'],
+    ['Comment', 'Starts Switchboard in the tray when you log in'],
+    ['Exec', `${execArgument(program)} ${LOGIN_ARGS.join(' ')}`],
+    ['Terminal', 'false'],
+    ['X-GNOME-Autostart-enabled', 'true'],
+  ];
+  return ['[Desktop Entry]', ...fields.map(([k, v]) => `${k}=${v}`), ''].join('\n');
 }
 
 /** Makes the OS start the app at login exactly when `wanted` says so. */
@@ -53,9 +76,17 @@ export function syncLoginItem(host: LoginItemHost, wanted: boolean): LoginItemCh
   if (!host.isPackaged) return 'not-installed';
   if (host.platform === 'linux') {
     const file = autostartFile(host);
-    const entry = autostartEntry(launcher(host));
     const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     if (wanted) {
+      // Made only when wanted: turning the setting off must work whatever the app's path holds.
+      let entry: string;
+      try {
+        entry = autostartEntry(launcher(host));
+      } catch (err) {
+        // Refused: an entry left from before (it may be one such a path broke) must not start anything.
+        if (current !== undefined) unlinkSync(file);
+        throw err;
+      }
       if (current === entry) return 'unchanged';
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileAtomicSync(file, entry, { mode: 0o644 });
@@ -65,6 +96,9 @@ export function syncLoginItem(host: LoginItemHost, wanted: boolean): LoginItemCh
     unlinkSync(file);
     return 'disabled';
   }
+  // No path or command line of ours reaches the OS here: macOS records the app bundle, and
+  // Electron writes the Windows Run value as the quoted execPath (a Windows file name cannot hold
+  // `"` or a control character) followed by LOGIN_ARGS, which are fixed.
   const now = host.getLoginItemSettings({ args: LOGIN_ARGS }).openAtLogin;
   if (now === wanted) return 'unchanged';
   host.setLoginItemSettings({ openAtLogin: wanted, args: LOGIN_ARGS });

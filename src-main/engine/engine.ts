@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusReport } from '../../src-shared/api.ts';
+import { SwitchboardError } from '../../src-shared/errors.ts';
 import { ConfigStore } from './config/store.ts';
 import { defaultConfig } from './config/default-config.ts';
 import { acquireEngineLock, readOrCreateToken, removeEngineInfo, writeEngineInfo } from './engine-files.ts';
@@ -43,6 +44,8 @@ export interface EngineOptions {
   /** undefined: DEFAULT_PORT or the next free one; 0: any free port; null: no HTTP server. */
   port?: number | null;
   log?: (line: string) => void;
+  /** Aborting it stops a start under way: what the start made is stopped and start() throws. */
+  signal?: AbortSignal;
 }
 
 export class Engine implements ControlEngine {
@@ -122,6 +125,11 @@ export class Engine implements ControlEngine {
   }
 
   static async start(opts: EngineOptions): Promise<Engine> {
+    // Checked after each step that waits: a start stopped midway must not go on to start servers.
+    const stopped = () => {
+      if (opts.signal?.aborted) throw new SwitchboardError('cancelled', 'The engine was stopped while it was starting.');
+    };
+    stopped();
     const paths = homePaths(opts.home);
     ensureHome(paths);
     const log = opts.log ?? (() => {});
@@ -136,9 +144,11 @@ export class Engine implements ControlEngine {
       };
       const config = await ConfigStore.open({ file: paths.config, stateDir: paths.home, createDefault, log });
       engine = new Engine(paths, token, config, releaseLock, log, opts.port !== null);
+      stopped();
       // The demo's servers are known: their shipped catalogs answer the first lists while they start.
       if (firstRun) await seedDemoCatalogs(engine.pins, config.config.servers);
-      await engine.#serve(opts.port);
+      await engine.#serve(opts.port, stopped);
+      stopped();
       return engine;
     } catch (err) {
       if (engine) await engine.dispose().catch(() => {});
@@ -147,8 +157,9 @@ export class Engine implements ControlEngine {
     }
   }
 
-  async #serve(port: number | null | undefined): Promise<void> {
+  async #serve(port: number | null | undefined, stopped: () => void): Promise<void> {
     await this.learned.load();
+    stopped();
     const apply = () => {
       const cfg = this.config.config;
       // The sandbox's worker starts once the servers have (a code run waits for them anyway):
@@ -169,7 +180,9 @@ export class Engine implements ControlEngine {
     apply();
     this.#unsubscribe.push(this.config.onChange(apply), this.skills.onChange(() => this.gateway.skillsChanged()));
     await this.http?.listen({ port: port ?? DEFAULT_PORT, fallbackToNext: port === undefined });
+    stopped();
     await this.socket.listen();
+    stopped();
     const http = this.http ? { url: this.http.url } : null;
     writeEngineInfo(this.paths.engineInfo, { pid: process.pid, socket: this.paths.socket, http, version: VERSION, startedAt: this.startedAt });
     this.#log(`engine ${process.pid} serving ${this.paths.home}`);

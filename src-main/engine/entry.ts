@@ -7,6 +7,7 @@ import { toErrorData } from '../../src-shared/errors.ts';
 import { Engine } from './engine.ts';
 import { EngineRunningError } from './engine-files.ts';
 import { resolveHome } from './home.ts';
+import { onStopSignal } from './stop-signals.mjs';
 
 interface ParentPort {
   on(event: 'message', listener: (e: { data: unknown }) => void): void;
@@ -21,25 +22,33 @@ function argValue(name: string): string | undefined {
 async function start(): Promise<void> {
   const home = resolveHome(argValue('--home'));
   const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
-  let engine: Engine;
+  // Stopped at any moment, even while it starts, the engine goes and takes its servers with it.
+  const stop = new AbortController();
+  let engine: Engine | undefined;
+  onStopSignal(() => {
+    stop.abort();
+    // A start under way stops itself (Engine.start throws); a started engine is stopped here.
+    if (engine) void engine.dispose().finally(() => process.exit(0));
+  });
   try {
-    engine = await Engine.start({ home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`) });
+    engine = await Engine.start({ home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`), signal: stop.signal });
   } catch (err) {
+    if (stop.signal.aborted) process.exit(0);
     port?.postMessage({ type: 'fatal', error: toErrorData(err), running: err instanceof EngineRunningError });
     process.exit(err instanceof EngineRunningError ? 3 : 1);
   }
+  const started = engine;
+  // Stopped after the start's last check: the signal found no engine to stop yet.
+  if (stop.signal.aborted) return void started.dispose().finally(() => process.exit(0));
   port?.on('message', (e) => {
     const req = e.data as ControlRequest;
     if (!req || typeof req.id !== 'number') return;
-    void engine.control.handle(req.method, req.params).then(
+    void started.control.handle(req.method, req.params).then(
       (result) => port.postMessage({ id: req.id, result } satisfies ControlResponse),
       (err) => port.postMessage({ id: req.id, error: toErrorData(err) } satisfies ControlResponse),
     );
   });
-  port?.postMessage({ type: 'ready', http: engine.http ? { url: engine.http.url, token: engine.token } : null });
-  const stop = () => void engine.dispose().finally(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  port?.postMessage({ type: 'ready', http: started.http ? { url: started.http.url, token: started.token } : null });
 }
 
 void start();

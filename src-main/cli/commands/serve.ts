@@ -3,16 +3,19 @@ import { Engine } from '../../engine/engine.ts';
 import { EngineRunningError } from '../../engine/engine-files.ts';
 import { homePaths } from '../../engine/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
+import { onStopSignal } from '../../engine/stop-signals.mjs';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('serve', args, { port: { type: 'string' } });
   const port = values.port === undefined ? undefined : intFlag(values.port, '--port', 0);
+  const stop = stopSignal();
   let engine: Engine;
   try {
-    engine = await Engine.start({ home: ctx.home, port, log: (l) => ctx.stderr(`[engine] ${l}\n`) });
+    engine = await Engine.start({ home: ctx.home, port, log: (l) => ctx.stderr(`[engine] ${l}\n`), signal: stop });
   } catch (err) {
+    if (stop.aborted) return 0;
     if (err instanceof EngineRunningError) {
       // Usually an engine a client's shim started: serving it is what the user wanted anyway.
       const ui = await runningUiAddress(ctx.home);
@@ -35,8 +38,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout(`config.json has problems (serving the last valid version):\n`);
     for (const p of st.config.problems) ctx.stdout(`  ${p.path || '(file)'}: ${p.message}\n`);
   }
-  await waitForSignal(engine);
-  void homePaths;
+  await serveUntil(engine, stop);
   return 0;
 }
 
@@ -54,23 +56,27 @@ export async function runningUiAddress(home: string): Promise<string | null> {
   }
 }
 
-/** Serves until SIGINT/SIGTERM, then shuts down cleanly (children killed, socket removed). */
-export function waitForSignal(engine: Engine): Promise<void> {
-  return new Promise((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) return;
-      stopping = true;
-      // Bounded shutdown: a stuck dispose must not keep the process alive.
-      const force = setTimeout(() => process.exit(0), 5000);
-      force.unref();
-      void engine.dispose().finally(() => {
-        clearTimeout(force);
-        resolve();
-      });
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    process.on('SIGHUP', stop);
+/**
+ * How long a stopped engine may take to go, in ms: past it the process exits whatever still hangs
+ * (the servers' process groups are killed on exit; stdio-transport.ts).
+ */
+export const STOP_DEADLINE_MS = 4000;
+
+/**
+ * Aborted by the first stop signal (SIGTERM, SIGINT, SIGHUP; stop-signals.mjs), caught from the
+ * command's first moment. From that signal on the process is gone within STOP_DEADLINE_MS.
+ */
+export function stopSignal(): AbortSignal {
+  const ctrl = new AbortController();
+  onStopSignal(() => {
+    setTimeout(() => process.exit(0), STOP_DEADLINE_MS).unref();
+    ctrl.abort();
   });
+  return ctrl.signal;
+}
+
+/** Serves until `signal` aborts, then shuts down cleanly (children killed, socket removed). */
+export async function serveUntil(engine: Engine, signal: AbortSignal): Promise<void> {
+  if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  await engine.dispose();
 }

@@ -2,10 +2,13 @@
 // command (`claude mcp list`, `gemini mcp list`, …) and is installed is asked whether it sees the
 // entry, and the answer is put in plain words. The command runs without a shell, with the env
 // connect used, bounded in time and output; what it prints is only read, never shown whole.
-import { execFile } from 'node:child_process';
+// A listing that probes starts every listed server: it runs in a process group of its own (a
+// job tree on Windows), and nothing it started outlives it, whether it ends or is timed out.
+import { spawn } from 'node:child_process';
 import { escapeRegExp } from '../../../src-shared/regexp.ts';
 import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import type { ClientCheck } from '../../../src-shared/api.ts';
+import { killTree } from '../process-tree.ts';
 import { findOnPath } from './connector.ts';
 import type { ClientEnv } from './client-specs.ts';
 
@@ -75,21 +78,7 @@ export async function checkListing(
   // A Windows .cmd/.bat would need cmd.exe, which Switchboard never starts with arguments.
   if (!program || (e.platform === 'win32' && !/\.exe$/i.test(program))) return undefined;
   const command = `${listing.program} ${listing.args.join(' ')}`;
-  const result = await new Promise<{ output: string; error?: 'timeout' | 'failed'; detail?: string }>((resolve) => {
-    execFile(
-      program,
-      [...listing.args],
-      { env: e.env, cwd: e.cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: LISTING_MAX_BYTES, windowsHide: true, encoding: 'utf8' },
-      (err, stdout, stderr) => {
-        const output = `${stdout ?? ''}\n${stderr ?? ''}`;
-        if (!err) return resolve({ output });
-        const x = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
-        if (x.killed || x.signal === 'SIGKILL') return resolve({ output, error: 'timeout' });
-        // A listing that exits non-zero may still have listed the entry (some exit 1 when a server failed).
-        resolve({ output, error: 'failed', detail: x.code === 'ENOENT' ? 'not found' : String(x.message).split('\n')[0] });
-      },
-    );
-  });
+  const result = await runListing(program, [...listing.args], { env: e.env, cwd: e.cwd, timeoutMs });
   const seen = readListing(result.output, entry, listing.probes);
   const base = { command, ...seen };
   const q = `"${entry}"`;
@@ -109,4 +98,51 @@ export async function checkListing(
     default:
       return { ...base, message: `Checked: "${command}" does not list ${q}: ${displayName} may read another file. Run "switchboard doctor", or see docs/clients.md.` };
   }
+}
+
+interface ListingRun {
+  output: string;
+  error?: 'timeout' | 'failed';
+  detail?: string;
+}
+
+/** Runs a listing to its end or `timeoutMs`, then kills whatever it started that is still running. */
+function runListing(program: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string | undefined; timeoutMs: number }): Promise<ListingRun> {
+  return new Promise((resolve) => {
+    const child = spawn(program, args, { env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
+    const out = { stdout: '', stderr: '' };
+    let bytes = 0;
+    for (const stream of ['stdout', 'stderr'] as const) {
+      child[stream].setEncoding('utf8');
+      child[stream].on('data', (text: string) => {
+        // Read up to the cap, then drained unread: a listing that floods must not block on its pipe.
+        if (bytes >= LISTING_MAX_BYTES) return;
+        bytes += Buffer.byteLength(text);
+        out[stream] += text;
+      });
+    }
+    let ended: Omit<ListingRun, 'output'> | undefined;
+    let settled = false;
+    let tree: Promise<void> | undefined;
+    // Once: when the listing ends (a server it started may live on, holding its pipes) or times out.
+    const killAll = () => (tree ??= child.pid === undefined ? Promise.resolve() : killTree(child.pid));
+    const finish = (r: Omit<ListingRun, 'output'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void killAll().then(() => resolve({ output: `${out.stdout}\n${out.stderr}`, ...r }));
+    };
+    // Also bounds the wait for the pipes after the listing ended: a process that left its group may hold them.
+    const timer = setTimeout(() => finish(ended ?? { error: 'timeout' }), opts.timeoutMs);
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      if (child.pid === undefined) finish({ error: 'failed', detail: err.code === 'ENOENT' ? 'not found' : err.message });
+    });
+    child.once('exit', (code, signal) => {
+      // A listing that exits non-zero may still have listed the entry (some exit 1 when a server failed).
+      ended = code === 0 ? {} : { error: 'failed', detail: signal ? `ended by ${signal}` : `exited with code ${code}` };
+      void killAll();
+    });
+    // Everything it printed has been read once its pipes close.
+    child.once('close', () => finish(ended ?? { error: 'failed', detail: 'ended without an exit status' }));
+  });
 }

@@ -618,7 +618,9 @@ export class Upstream {
     this.#protocol = null;
     await subs?.close();
     if (client) await client.close().catch(() => {});
-    else await transport?.close().catch(() => {});
+    // Also when the client is closed: one closed while it connects may not hold its transport yet
+    // (the era probe opens it), and the server would go on running. Closing twice is one stop.
+    await transport?.close().catch(() => {});
   }
 
   /**

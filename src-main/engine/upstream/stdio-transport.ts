@@ -3,12 +3,12 @@
 // stopping it also stops whatever it started (npx → node → …); survives non-JSON lines on
 // stdout (banners, debug prints); caps one message at 64 MB instead of dropping the connection;
 // and sends stderr to a size-capped log file.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
 import { LineSplitter } from '../../shim/line-splitter.mjs';
+import { groupAlive, killGroup, killGroupAndWait, taskkillTree } from '../process-tree.ts';
 import { cmdShellArgs } from './command-resolve.ts';
 import type { ServerLog } from './server-log.ts';
 
@@ -54,48 +54,6 @@ function trackGroup(pid: number): void {
     });
   }
   liveGroups.add(pid);
-}
-
-function killGroup(pgid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function groupAlive(pgid: number): boolean {
-  return killGroup(pgid, 0 as unknown as NodeJS.Signals);
-}
-
-/**
- * Whether a process of the group still runs (not a zombie). A member whose parent died is
- * reparented to PID 1, which may never reap it here, so on Linux zombies count as gone; elsewhere
- * this is groupAlive.
- */
-function groupRunning(pgid: number): boolean {
-  if (process.platform !== 'linux') return groupAlive(pgid);
-  if (!groupAlive(pgid)) return false;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') return true;
-  }
-  return false;
 }
 
 export class ChildStdioTransport implements Transport {
@@ -152,6 +110,9 @@ export class ChildStdioTransport implements Transport {
 
   async start(): Promise<void> {
     if (this.#child) throw new Error('ChildStdioTransport already started');
+    // Closed before it started (its server stopped while the connection was being made, e.g. an
+    // engine stopped while starting): spawning now would leave a process nobody stops.
+    if (this.#closed) throw new Error('Not connected: the connection was closed before the server started');
     const { command, args = [], env, cwd } = this.#opts;
     const win = process.platform === 'win32';
     // Node refuses to spawn .cmd/.bat without a shell (CVE-2024-27980); npm's shims are .cmd files.
@@ -166,20 +127,24 @@ export class ChildStdioTransport implements Transport {
         })
       : spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: !win, windowsHide: true });
     this.#child = child;
-
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', (err) => reject(err));
-    });
+    // Tracked and awaitable from the spawn on, not from its 'spawn' event: close() may come first.
     if (child.pid !== undefined && !win) trackGroup(child.pid);
-    this.#opts.log?.note(`started ${command} ${args.join(' ')} (pid ${child.pid})`);
-
     this.#exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
         resolve();
       });
+      // A program that could not be started never exits.
+      child.once('error', () => {
+        if (child.pid === undefined) resolve();
+      });
     });
+
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err) => reject(err));
+    });
+    this.#opts.log?.note(`started ${command} ${args.join(' ')} (pid ${child.pid})`);
     // 'close' waits for stdout to drain, so every message the child wrote is delivered first.
     child.once('close', () => {
       if (child.pid !== undefined && !win) {
@@ -289,7 +254,7 @@ export class ChildStdioTransport implements Transport {
     child.stdin?.end();
     const pid = child.pid;
     if (pid !== undefined) {
-      if (process.platform === 'win32') await taskkill(pid);
+      if (process.platform === 'win32') await taskkillTree(pid);
       else await stopGroup(pid, this.#exited!, this.#opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
     }
     await this.#exited;
@@ -315,19 +280,6 @@ async function stopGroup(pgid: number, exited: Promise<void>, graceMs: number): 
   while (Date.now() < deadline && !(leaderGone && !groupAlive(pgid))) await new Promise((r) => setTimeout(r, 50));
   if (groupAlive(pgid)) await killGroupAndWait(pgid);
   liveGroups.delete(pgid);
-}
-
-/** SIGKILL is delivered, not done: "closed" means the tree is gone, so this waits (bounded) for it. */
-async function killGroupAndWait(pgid: number): Promise<void> {
-  killGroup(pgid, 'SIGKILL');
-  const deadline = Date.now() + 2_000;
-  while (Date.now() < deadline && groupRunning(pgid)) await new Promise((r) => setTimeout(r, 10));
-}
-
-function taskkill(pid: number): Promise<void> {
-  return new Promise((resolve) => {
-    execFile('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true }, () => resolve());
-  });
 }
 
 function matchId(text: string, re: RegExp): string | number | undefined {

@@ -9,6 +9,8 @@ import type { CliContext } from '../../../src-main/cli/context.ts';
 import { run as connect } from '../../../src-main/cli/commands/connect.ts';
 import { checkListing, readListing } from '../../../src-main/engine/clients/listing.ts';
 import { defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
+import { CAN_FIND_MARKED } from '../../helpers/processes.ts';
+import { CLAUDE_OK, listingStartingServers } from './listing-servers.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'sb-listing-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -26,7 +28,6 @@ function programPrinting(name: string, output: string, opts: { code?: number; sl
 const env = (dir: string) => ({ env: { PATH: dir, HOME: root }, platform: 'linux' as const });
 
 // As each CLI prints its list (captured from Claude Code 2.1, Gemini CLI 0.61, Codex 0.171, opencode 1.18).
-const CLAUDE_OK = 'Checking MCP server health...\n\nswitchboard-demo: /usr/bin/node /opt/sb/bin/switchboard.mjs shim --profile demo - ✓ Connected\nother: npx foo - ✗ Failed to connect\n';
 const GEMINI_DOWN = 'Configured MCP servers:\n\n✓ other: npx foo (stdio) - Connected\n✗ switchboard-demo: /usr/bin/node /opt/sb/bin/switchboard.mjs shim --profile demo (stdio) - Disconnected\n';
 const CODEX_TABLE = 'Name              Command        Args                                   Env  Cwd  Status   Auth\nswitchboard-demo  /usr/bin/node  /opt/sb/bin/switchboard.mjs shim ...  -    -    enabled  Unsupported\n';
 const OPENCODE_OK = '┌  MCP Servers\n│\n●  ✓ switchboard-demo \u001b[2mconnected\u001b[0m\n│      /usr/bin/node /opt/sb/bin/switchboard.mjs\n│\n└  1 server(s)\n';
@@ -76,6 +77,19 @@ describe('running the listing', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(c?.outcome).toBe('unknown');
     expect(c!.message).toBe('Could not check: "opencode mcp list" did not answer within 1 seconds. Start a new opencode session to see the entry.');
+  });
+
+  // Claude Code's listing starts every listed server: none of them may outlive the check.
+  describe.skipIf(!CAN_FIND_MARKED)('the servers a listing started', () => {
+    for (const hang of [true, false]) {
+      it(hang ? 'are stopped with a listing that hangs past the bound' : 'are stopped when the listing ends and leaves them running', async () => {
+        const run = await listingStartingServers(hang, 3_000);
+        expect(run.started).toHaveLength(4);
+        // What it printed before it hung is read all the same.
+        expect(run.check?.outcome).toBe('connected');
+        expect(run.left).toEqual([]);
+      });
+    }
   });
 
   it('nothing runs for a client without a listing or without its program', async () => {

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixture, isAlive, Scratch, text } from './helpers.ts';
+import { ChildStdioTransport } from '../../../src-main/engine/upstream/stdio-transport.ts';
+import { CAN_FIND_MARKED, killMarked, MARK_VAR, markedGone, markedProcesses, newMark } from '../../helpers/processes.ts';
+import { FIXTURES, fixture, isAlive, Scratch, text } from './helpers.ts';
 
 let s: Scratch;
 beforeEach(() => {
@@ -63,5 +65,38 @@ describe('stdio transport', () => {
     expect(up.logTail(500).length).toBeLessThanOrEqual(500);
     // Generous: the point is that nothing grows with the amount written (~3 MB here).
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  // A server stopped while its connection is being made (an engine stopped while it starts).
+  describe.skipIf(!CAN_FIND_MARKED)('closed before or while it starts', () => {
+    const stubborn = (mark: string, pidFile: string) =>
+      new ChildStdioTransport({ command: process.execPath, args: [path.join(FIXTURES, 'ignore-sigterm.mjs')], env: { [MARK_VAR]: mark, PID_FILE: pidFile }, killGraceMs: 300 });
+
+    it('starts no process once closed', async () => {
+      const mark = newMark();
+      try {
+        const t = stubborn(mark, path.join(s.dir, 'pids.json'));
+        await t.close();
+        await expect(t.start()).rejects.toThrow(/closed before the server started/);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(markedProcesses(mark)).toEqual([]);
+      } finally {
+        killMarked(mark);
+      }
+    });
+
+    it('stops the process tree when closed during the spawn', async () => {
+      const mark = newMark();
+      try {
+        const t = stubborn(mark, path.join(s.dir, 'pids.json'));
+        const started = t.start();
+        const closed = t.close();
+        await started.catch(() => undefined);
+        await closed;
+        expect(await markedGone(mark, 3000)).toEqual([]);
+      } finally {
+        killMarked(mark);
+      }
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { CAN_FIND_MARKED, killMarked, MARK_VAR, markedGone, markedProcesses, newMark } from '../../helpers/processes.ts';
 import { EVERYTHING, fixture, Scratch, text, until } from './helpers.ts';
 
 let s: Scratch;
@@ -121,6 +122,20 @@ describe('Upstream with a well-behaved server', () => {
 });
 
 describe('Upstream with hostile servers', () => {
+  // An engine stopped while it starts stops its servers in the middle of their connection.
+  it.skipIf(!CAN_FIND_MARKED)('stops a server disposed of while its connection is being made', async () => {
+    const mark = newMark();
+    try {
+      const up = s.upstream('slow', fixture('slow-start.mjs', { env: { [MARK_VAR]: mark, START_DELAY_MS: '3000' } }));
+      await until(() => markedProcesses(mark).length > 0, 10_000, 'the server to start');
+      expect(up.state).toBe('starting');
+      await up.dispose();
+      expect(await markedGone(mark, 1000)).toEqual([]);
+    } finally {
+      killMarked(mark);
+    }
+  });
+
   it('times out a call after callTimeoutSec, cancels it upstream and keeps the server', async () => {
     const up = s.upstream('hang', fixture('hang.mjs', { callTimeoutSec: 1 }));
     await up.waitReady(15_000);
