@@ -6,6 +6,7 @@ import type { ProfileConfig, ResolvedBudgets } from './config/schema.ts';
 import type { AuditDrop, AuditEntry, AuditQuery, RunQuery, RunRecord } from './records.ts';
 import type { ErrorData } from './errors.ts';
 import type { LimitedClientId } from './client-limits.ts';
+import type { MissingProgram } from './missing-program.ts';
 
 export type ServerState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'needs-approval';
 
@@ -34,6 +35,8 @@ export interface ServerStatus {
   changedTools?: string[];
   /** state `needs-approval`: the server was proposed from outside; what approving it will run. */
   proposal?: ServerProposal;
+  /** state `failed` because the program it runs is not on this computer (uvx, docker, …): what to install. */
+  missingProgram?: MissingProgram;
 }
 
 /** What a server proposed from outside would run once approved: exactly, with env and header names (values may be secrets). */
