@@ -383,8 +383,12 @@ export interface ControlApi {
     params: { client: string; replace?: boolean; profile?: string };
     result: { added: string[]; replaced: { profile: string; entries: string[]; write: ClientWriteResult } | null };
   };
-  /** Servers in the MCP Registry (settings.registry) whose name contains `text`, latest versions. */
-  'catalog.search': { params: { text: string }; result: { registry: string; servers: CatalogHit[] } };
+  /**
+   * The servers shipped with the app whose words match `text` (all of them for empty text), then
+   * those in the MCP Registry (settings.registry) whose name contains `text`, latest versions.
+   * `offline`: the registry could not be reached (the sentence why); the shipped ones are still listed.
+   */
+  'catalog.search': { params: { text: string }; result: { registry: string; servers: CatalogHit[]; offline?: string } };
   /** The approval screen of one registry server: exactly what would run, and what to ask for. Writes nothing. */
   'catalog.prepare': {
     /** A registry name, or `link`: an install link (switchboard://, Cursor's, VS Code's) as received. */
@@ -411,6 +415,8 @@ export interface CatalogHit {
   /** npm, pypi, oci, nuget, mcpb, remote… */
   kinds: string[];
   installed?: { serverName: string; version: string; update: boolean };
+  /** Ships with the app: listed and added without the registry. */
+  shipped?: true;
 }
 
 /** A value the user is asked for before installing. */
@@ -449,6 +455,10 @@ export interface CatalogPrepared {
   url?: string;
   transport?: 'http' | 'sse';
   headers?: Record<string, { value: string; secret: boolean }>;
+  /** One of the servers shipped with the app (its inputs carry plain labels). */
+  shipped?: true;
+  /** Set when it needs the internet: to download it on its first start, or because it runs there. */
+  network?: string;
 }
 
 export type ControlMethod = keyof ControlApi;
