@@ -52,7 +52,8 @@ describe('catalog page with the MCP Registry unreachable', () => {
   });
 
   it('lists the servers that come with Switchboard, each with what it does, with no network', { timeout: 60_000 }, async () => {
-    await pg.getByRole('navigation').getByRole('link', { name: /^Catalog/ }).click();
+    // The Servers page leads there first: adding by command is the other way.
+    await pg.getByTestId('servers-catalog-link').click();
     const list = pg.getByRole('list', { name: 'Servers to add' });
     await list.locator('[data-catalog="io.github.brave/brave-search-mcp-server"]').getByText('Lets the AI search the web, news, images and places with Brave Search.').waitFor();
     const count = await list.locator('[data-catalog]').count();
