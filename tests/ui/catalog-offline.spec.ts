@@ -98,6 +98,8 @@ describe('catalog page with the MCP Registry unreachable', () => {
     await note.getByText('clock needs uv, which is not installed on this computer. Install uv, then restart clock.').waitFor({ timeout: 20_000 });
     assert.equal(await note.getByRole('link', { name: 'Get uv' }).getAttribute('href'), 'https://docs.astral.sh/uv/getting-started/installation/');
     assert.equal(await note.getByText(/was not found on PATH/).isVisible(), false, 'the folders looked in are under Details');
+    // Before Details opens: the folders looked in are this machine's.
+    await screenshot(pg, 'servers-missing-program');
     await note.getByText('Details').click();
     await note.getByText(/the command "uvx" was not found on PATH/).waitFor();
   });
