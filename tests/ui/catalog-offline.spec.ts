@@ -85,10 +85,10 @@ describe('catalog page with the MCP Registry unreachable', () => {
     await review.getByLabel(/^Folder \(required\)/).fill(folder);
     await screenshot(pg, 'catalog-offline-add');
     await add.click();
-    await pg.getByTestId('catalog-added').getByText('Added “server-filesystem” to config.json').waitFor({ timeout: 20_000 });
-    assert.deepEqual(JSON.parse(s.configBytes()).servers['server-filesystem'], { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', folder] });
+    await pg.getByTestId('catalog-added').getByText('Added “files” to config.json').waitFor({ timeout: 20_000 });
+    assert.deepEqual(JSON.parse(s.configBytes()).servers['files'], { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', folder] });
     await pg.getByRole('navigation').getByRole('link', { name: /^Servers/ }).click();
-    await pg.locator('[data-server="server-filesystem"]').waitFor({ timeout: 20_000 });
+    await pg.locator('[data-server="files"]').waitFor({ timeout: 20_000 });
   });
 
   it('a server whose program is missing says what to install, with a button to its download page', { timeout: 60_000 }, async (t) => {

@@ -14,7 +14,7 @@ import { RegistryClient, registryTimeoutMs } from './registry-client.ts';
 import { networkNeed } from './network-need.ts';
 import { probeSignIn } from './sign-in-probe.ts';
 import type { RegistryEntry } from './server-json.ts';
-import { findShipped, mergeCatalogs, plainLabels, searchShipped } from './shipped-catalog.ts';
+import { findShipped, mergeCatalogs, plainLabels, searchShipped, shippedKey } from './shipped-catalog.ts';
 
 export interface CatalogControlDeps {
   home: string;
@@ -32,9 +32,8 @@ type CatalogMethods = 'catalog.search' | 'catalog.prepare' | 'catalog.install';
 type CatalogHandlers = { [M in CatalogMethods]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> };
 
 /** The config key an entry goes to: the one it was installed under before, else a free one. */
-export function chooseServerName(entry: RegistryEntry, installedAs: string | undefined, taken: (name: string) => boolean): string {
+export function chooseServerName(entry: RegistryEntry, installedAs: string | undefined, taken: (name: string) => boolean, base = buildPlan(entry).serverName): string {
   if (installedAs) return installedAs;
-  const base = buildPlan(entry).serverName;
   let name = base;
   for (let n = 2; taken(name); n++) name = `${base}-${n}`;
   return name;
@@ -66,7 +65,8 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
     const shipped = version === undefined || version === 'shipped' ? findShipped(name) : undefined;
     if (shipped) {
       const servers = deps.servers();
-      return { plan: buildPlan(shipped, { serverName: chooseServerName(shipped, undefined, (n) => n in servers) }), entry: shipped, update: null, registry: '' };
+      const serverName = chooseServerName(shipped, undefined, (n) => n in servers, shippedKey(shipped.name));
+      return { plan: buildPlan(shipped, { serverName }), entry: shipped, update: null, registry: '' };
     }
     const r = client();
     const entry = await r.get(name, typeof version === 'string' && version ? version : 'latest');

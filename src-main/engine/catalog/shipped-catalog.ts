@@ -5,15 +5,25 @@ import type { CatalogInput } from '../../../src-shared/api.ts';
 import { parseServerResponse, type RegistryEntry } from './server-json.ts';
 import { SHIPPED_SERVERS } from './shipped-servers.ts';
 
-let parsed: { entry: RegistryEntry; labels: Record<string, string> }[] | undefined;
+interface Shipped {
+  entry: RegistryEntry;
+  key: string;
+  labels: Record<string, string>;
+}
+let parsed: Shipped[] | undefined;
 
-function all(): { entry: RegistryEntry; labels: Record<string, string> }[] {
+function all(): Shipped[] {
   parsed ??= SHIPPED_SERVERS.map((s) => {
     const entry = parseServerResponse({ server: s.server });
     if (!entry) throw new Error(`shipped-servers.ts: ${String(s.server.name)} is not valid server.json`);
-    return { entry, labels: s.labels ?? {} };
+    return { entry, key: s.key, labels: s.labels ?? {} };
   });
   return parsed;
+}
+
+/** The config.json name a shipped entry is added under (before making it unique). */
+export function shippedKey(name: string): string | undefined {
+  return all().find((s) => s.entry.name === name)?.key;
 }
 
 /** Every shipped entry, in the list's order. */

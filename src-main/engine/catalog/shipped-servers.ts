@@ -11,6 +11,8 @@
 // packages and URLs too).
 
 export interface ShippedServer {
+  /** The name it gets in config.json (and in its tools' names, `<key>__<tool>`): short and plain. */
+  key: string;
   server: Record<string, unknown>;
   labels?: Record<string, string>;
 }
@@ -41,6 +43,7 @@ function bearer(description: string, required = true): Record<string, unknown> {
 
 export const SHIPPED_SERVERS: ShippedServer[] = [
   {
+    key: 'files',
     server: {
       name: 'io.github.modelcontextprotocol/server-filesystem',
       title: 'Files on this computer',
@@ -52,6 +55,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { folder: 'Folder' },
   },
   {
+    key: 'memory',
     server: {
       name: 'io.github.modelcontextprotocol/server-memory',
       title: 'Memory',
@@ -63,6 +67,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { MEMORY_FILE_PATH: 'Memory file' },
   },
   {
+    key: 'everything',
     server: {
       name: 'io.github.modelcontextprotocol/server-everything',
       title: 'Everything (test server)',
@@ -73,6 +78,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'sequential-thinking',
     server: {
       name: 'io.github.modelcontextprotocol/server-sequential-thinking',
       title: 'Sequential thinking',
@@ -83,6 +89,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'fetch',
     server: {
       name: 'io.github.modelcontextprotocol/server-fetch',
       title: 'Fetch web pages',
@@ -93,6 +100,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'git',
     server: {
       name: 'io.github.modelcontextprotocol/server-git',
       title: 'Git',
@@ -103,6 +111,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'time',
     server: {
       name: 'io.github.modelcontextprotocol/server-time',
       title: 'Time and time zones',
@@ -113,6 +122,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'playwright',
     server: {
       name: 'io.github.microsoft/playwright-mcp',
       title: 'Playwright browser',
@@ -123,6 +133,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'notion',
     server: {
       name: 'io.github.makenotion/notion-mcp-server',
       title: 'Notion',
@@ -135,6 +146,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { NOTION_TOKEN: 'Notion integration secret' },
   },
   {
+    key: 'brave-search',
     server: {
       name: 'io.github.brave/brave-search-mcp-server',
       title: 'Brave Search',
@@ -146,6 +158,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { BRAVE_API_KEY: 'Brave Search API key' },
   },
   {
+    key: 'firecrawl',
     server: {
       name: 'io.github.firecrawl/firecrawl-mcp-server',
       title: 'Firecrawl',
@@ -157,6 +170,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { FIRECRAWL_API_KEY: 'Firecrawl API key' },
   },
   {
+    key: 'airtable',
     server: {
       name: 'io.github.domdomegg/airtable-mcp-server',
       title: 'Airtable',
@@ -168,6 +182,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { AIRTABLE_API_KEY: 'Airtable access token' },
   },
   {
+    key: 'supabase',
     server: {
       name: 'io.github.supabase-community/supabase-mcp',
       title: 'Supabase',
@@ -179,6 +194,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { SUPABASE_ACCESS_TOKEN: 'Supabase access token' },
   },
   {
+    key: 'mongodb',
     server: {
       name: 'io.github.mongodb-js/mongodb-mcp-server',
       title: 'MongoDB',
@@ -190,6 +206,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { MDB_MCP_CONNECTION_STRING: 'Connection string' },
   },
   {
+    key: 'hubspot',
     server: {
       name: 'io.github.hubspot/mcp-server',
       title: 'HubSpot',
@@ -200,6 +217,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { PRIVATE_APP_ACCESS_TOKEN: 'HubSpot private app token' },
   },
   {
+    key: 'mapbox',
     server: {
       name: 'io.github.mapbox/mcp-server',
       title: 'Mapbox',
@@ -211,6 +229,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { MAPBOX_ACCESS_TOKEN: 'Mapbox access token' },
   },
   {
+    key: 'circleci',
     server: {
       name: 'io.github.circleci-public/mcp-server-circleci',
       title: 'CircleCI',
@@ -222,6 +241,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { CIRCLECI_TOKEN: 'CircleCI API token' },
   },
   {
+    key: 'context7',
     server: {
       name: 'io.github.upstash/context7',
       title: 'Context7',
@@ -233,6 +253,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { CONTEXT7_API_KEY: 'Context7 API key' },
   },
   {
+    key: 'github',
     server: {
       name: 'io.github.github/github-mcp-server',
       title: 'GitHub',
@@ -244,6 +265,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { token: 'GitHub personal access token' },
   },
   {
+    key: 'linear',
     server: {
       name: 'app.linear/linear',
       title: 'Linear',
@@ -253,6 +275,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'sentry',
     server: {
       name: 'io.github.getsentry/sentry-mcp',
       title: 'Sentry',
@@ -263,6 +286,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'atlassian',
     server: {
       name: 'com.atlassian/atlassian-mcp-server',
       title: 'Atlassian (Jira and Confluence)',
@@ -272,6 +296,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'stripe',
     server: {
       name: 'com.stripe/mcp',
       title: 'Stripe',
@@ -282,6 +307,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     labels: { token: 'Stripe API key' },
   },
   {
+    key: 'huggingface',
     server: {
       name: 'co.huggingface/hf-mcp-server',
       title: 'Hugging Face',
@@ -291,6 +317,7 @@ export const SHIPPED_SERVERS: ShippedServer[] = [
     },
   },
   {
+    key: 'asana',
     server: {
       name: 'com.asana/mcp',
       title: 'Asana',

@@ -12,6 +12,7 @@ import { buildPlan } from '../../../src-main/engine/catalog/install-plan.ts';
 import { parseServerResponse } from '../../../src-main/engine/catalog/server-json.ts';
 import { shippedEntries } from '../../../src-main/engine/catalog/shipped-catalog.ts';
 import { SHIPPED_SERVERS } from '../../../src-main/engine/catalog/shipped-servers.ts';
+import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';
 import { startRegistry, type LocalRegistry } from '../../fixtures/registry/registry-server.ts';
 
@@ -53,6 +54,10 @@ describe('the servers shipped with the app', () => {
     for (const s of SHIPPED_SERVERS) expect(parseServerResponse({ server: s.server }), String(s.server.name)).not.toBeNull();
     const names = shippedEntries().map((e) => e.name);
     expect(new Set(names).size).toBe(names.length);
+    // Each goes into config.json under a short name of its own (also the start of its tools' names).
+    const keys = SHIPPED_SERVERS.map((s) => s.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const k of keys) expect(k).toMatch(SERVER_NAME_RE);
   });
 
   it('each says what it does in one sentence of at most 100 characters (server.json’s limit) and can be added', () => {
@@ -107,11 +112,11 @@ describe('the Catalog with the MCP Registry unreachable', () => {
     expect(p.inputs).toEqual([expect.objectContaining({ id: 0, label: 'Brave Search API key', isSecret: true, isRequired: true })]);
     expect(p.network).toMatch(/^Its first start downloads @brave\/brave-search-mcp-server from the internet \(npm\)/);
     const done = await h['catalog.install']({ name: brave.name, version: brave.version, answers: { 0: 'BSA-test-key' }, approved: true });
-    expect(done.serverName).toBe('brave-search-mcp-server');
+    expect(done.serverName).toBe('brave-search');
     expect(servers).toEqual({
-      'brave-search-mcp-server': { command: 'npx', args: ['-y', '@brave/brave-search-mcp-server'], env: { BRAVE_API_KEY: { secret: 'brave-search-mcp-server.BRAVE_API_KEY' } } },
+      'brave-search': { command: 'npx', args: ['-y', '@brave/brave-search-mcp-server'], env: { BRAVE_API_KEY: { secret: 'brave-search.BRAVE_API_KEY' } } },
     });
-    expect(secrets.get('brave-search-mcp-server.BRAVE_API_KEY')).toBe('BSA-test-key');
+    expect(secrets.get('brave-search.BRAVE_API_KEY')).toBe('BSA-test-key');
   });
 
   it('adds a remote one with its token kept as a secret header', async () => {
