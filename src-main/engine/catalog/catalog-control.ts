@@ -7,6 +7,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { checkServer } from '../clients/doctor.ts';
 import { isCodeLoadingEnv } from '../clients/import.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
+import { carriedRuntime, lenderFor, type CarriedRuntime } from '../upstream/carried-runtime.ts';
 import { linkPlan, parseInstallLink, type InstallLink } from './install-link.ts';
 import { buildPlan, resolvePlan, serverKeyFor, showTemplate, type InstallPlan } from './install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled, toHits } from './installed.ts';
@@ -26,6 +27,8 @@ export interface CatalogControlDeps {
   setServer(name: string, config: Record<string, unknown>): Promise<void>;
   secrets: SecretStore;
   loginPath(): Promise<string>;
+  /** The Node the engine lends to `npx`/`node` servers when they are missing (carried-runtime.ts); defaults to carriedRuntime(), null for none. */
+  runtime?: CarriedRuntime | null;
 }
 
 type CatalogMethods = 'catalog.search' | 'catalog.prepare' | 'catalog.install';
@@ -135,6 +138,12 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
     const shipped = entry.registry === '' && !from && findShipped(entry.name) !== undefined;
     const network = networkNeed(plan, deps.env, deps.platform);
     const runner = plan.kind === 'package' ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform }, await deps.loginPath(), true) : null;
+    // npx missing but the engine carries Node: the server starts all the same, so say that instead of "install Node.js".
+    const lender = runner && !runner.resolved ? lenderFor(plan.command!, deps.runtime === undefined ? carriedRuntime() : deps.runtime, deps.platform) : undefined;
+    if (runner && lender) {
+      runner.resolved = lender;
+      runner.advice = [`${plan.command} is not installed on this computer; Switchboard runs it with the Node.js it comes with.`];
+    }
     const kv = (m: InstallPlan['env']) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { value: showTemplate(v.template, plan), secret: v.secret }]));
     const env = Object.fromEntries(Object.entries(kv(plan.env)).map(([k, v]) => [k, isCodeLoadingEnv(k) ? { ...v, codeLoading: true as const } : v]));
     return {

@@ -88,6 +88,12 @@ export function carriedInvocation(rt: CarriedRuntime, command: CarriedCommand, a
   return { command: rt.node, args: [path.join(rt.npmDir, 'bin', `${command}-cli.js`), ...args] };
 }
 
+/** The binary that will run `command` when it is missing, or undefined when the carried runtime cannot stand in. */
+export function lenderFor(command: string, rt: CarriedRuntime | null, platform: NodeJS.Platform = process.platform): string | undefined {
+  const c = carriedCommand(command, platform);
+  return c && rt && carriedInvocation(rt, c, []) ? rt.node : undefined;
+}
+
 /**
  * Writes `node`, `npx` and `npm` launchers for the carried runtime into `dir` (created owner-only)
  * and returns it: a server started through the carried runtime finds `node` there for its own

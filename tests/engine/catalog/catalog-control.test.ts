@@ -33,6 +33,8 @@ beforeEach(() => {
     setServer: async (name, cfg) => void (servers[name] = cfg),
     secrets,
     loginPath: async () => '',
+    // As in the packaged app, whose binary cannot lend itself as Node (carried-runtime.ts).
+    runtime: null,
   });
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -48,6 +50,22 @@ describe('catalog control methods', () => {
     const r = await h['catalog.search']({ text: 'example' });
     expect(r.registry).toBe(registry.url);
     expect(r.servers.find((s) => s.name === 'io.github.example/old-tool')).toMatchObject({ status: 'deprecated', kinds: ['pypi'] });
+  });
+
+  it('prepare says npx runs with the Node.js the app carries when it is missing and the engine has one', async () => {
+    const lent = catalogHandlers({
+      home: root,
+      env: { PATH: path.join(root, 'bin') },
+      platform: 'linux',
+      registry: () => registry.url,
+      servers: () => servers,
+      setServer: async (name, cfg) => void (servers[name] = cfg),
+      secrets,
+      loginPath: async () => '',
+      runtime: { node: '/opt/switchboard/node', nodeEnv: {}, npmDir: '/opt/switchboard/npm' },
+    });
+    const p = await lent['catalog.prepare']({ name: 'io.github.example/weather' });
+    expect(p.runner).toEqual({ program: 'npx', found: '/opt/switchboard/node', advice: ['npx is not installed on this computer; Switchboard runs it with the Node.js it comes with.'] });
   });
 
   it('prepare shows the command with placeholders and whether the runner exists', async () => {
