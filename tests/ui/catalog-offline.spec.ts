@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { loginShellPath, resolveCommand } from '../../src-main/engine/upstream/command-resolve.ts';
+import { startStallingServer, type StallingServer } from '../fixtures/registry/stalling-server.ts';
 import { openBrowser, screenshot, serve, type Browser, type Served } from './harness.ts';
 
 /** A loopback port nothing listens on. */
@@ -102,5 +103,38 @@ describe('catalog page with the MCP Registry unreachable', () => {
     await screenshot(pg, 'servers-missing-program');
     await note.getByText('Details').click();
     await note.getByText(/the command "uvx" was not found on PATH/).waitFor();
+  });
+});
+
+describe('catalog page with a registry that does not answer', () => {
+  let stall: StallingServer;
+  let s: Served;
+  let b: Browser;
+
+  before(async () => {
+    stall = await startStallingServer('silent');
+    s = await serve({ settings: { registry: stall.url }, servers: {}, profiles: {} }, { env: { SWITCHBOARD_REGISTRY_TIMEOUT_MS: '8000' } });
+    b = await openBrowser();
+    await b.page.goto(s.url);
+  }, { timeout: 90_000 });
+
+  after(async () => {
+    await b?.dispose();
+    await s?.dispose();
+    await stall?.close();
+  });
+
+  it('shows the shipped matches at once while it waits for the registry, then says it could not be reached', { timeout: 60_000 }, async () => {
+    const pg = b.page;
+    await pg.getByRole('navigation').getByRole('link', { name: /^Catalog/ }).click();
+    await pg.locator('[data-catalog="io.github.upstash/context7"]').waitFor();
+    await pg.getByTestId('catalog-search').fill('web search');
+    await pg.getByRole('button', { name: 'Search' }).click();
+    const t0 = Date.now();
+    await pg.locator('[data-catalog="io.github.brave/brave-search-mcp-server"]').waitFor({ timeout: 3000 });
+    assert.equal(await pg.locator('[data-catalog="io.github.upstash/context7"]').count(), 0, 'only the matches are listed');
+    assert.ok(Date.now() - t0 < 3000, 'well before the registry deadline (8 s here)');
+    await pg.getByTestId('catalog-offline').waitFor({ timeout: 20_000 });
+    await pg.locator('[data-catalog="io.github.brave/brave-search-mcp-server"]').waitFor();
   });
 });

@@ -2,6 +2,7 @@
 // the same server.json parser as registry answers, searched by words, and merged with the live
 // registry's hits (shipped first; a registry entry for the same server is left out).
 import type { CatalogInput } from '../../../src-shared/api.ts';
+import { wordsMatch } from '../../../src-shared/catalog-words.ts';
 import { parseServerResponse, type RegistryEntry } from './server-json.ts';
 import { SHIPPED_SERVERS } from './shipped-servers.ts';
 
@@ -38,11 +39,7 @@ export function findShipped(name: string): RegistryEntry | undefined {
 
 /** Shipped entries whose name, title or description hold every word of `text` (all of them for empty text). */
 export function searchShipped(text: string): RegistryEntry[] {
-  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-  return shippedEntries().filter((e) => {
-    const hay = `${e.name} ${e.title ?? ''} ${e.description} ${e.packages.map((p) => p.identifier).join(' ')}`.toLowerCase();
-    return words.every((w) => hay.includes(w));
-  });
+  return shippedEntries().filter((e) => wordsMatch(text, `${e.name} ${e.title ?? ''} ${e.description} ${e.packages.map((p) => p.identifier).join(' ')}`));
 }
 
 /** What makes two entries the same server: a package identifier or a remote URL. */
