@@ -7,6 +7,7 @@ import type { AuditDrop, AuditEntry, AuditQuery, RunQuery, RunRecord } from './r
 import type { ErrorData } from './errors.ts';
 import type { LimitedClientId } from './client-limits.ts';
 import type { AppSettingsInForce } from './config/app-settings.ts';
+import type { MissingProgram } from './missing-program.ts';
 
 export type ServerState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'needs-approval';
 
@@ -35,6 +36,8 @@ export interface ServerStatus {
   changedTools?: string[];
   /** state `needs-approval`: the server was proposed from outside; what approving it will run. */
   proposal?: ServerProposal;
+  /** state `failed` because the program it runs is not on this computer (uvx, docker, …): what to install. */
+  missingProgram?: MissingProgram;
 }
 
 /** What a server proposed from outside would run once approved: exactly, with env and header names (values may be secrets). */
@@ -381,8 +384,12 @@ export interface ControlApi {
     params: { client: string; replace?: boolean; profile?: string };
     result: { added: string[]; replaced: { profile: string; entries: string[]; write: ClientWriteResult } | null };
   };
-  /** Servers in the MCP Registry (settings.registry) whose name contains `text`, latest versions. */
-  'catalog.search': { params: { text: string }; result: { registry: string; servers: CatalogHit[] } };
+  /**
+   * The servers shipped with the app whose words match `text` (all of them for empty text), then
+   * those in the MCP Registry (settings.registry) whose name contains `text`, latest versions.
+   * `offline`: the registry could not be reached (the sentence why); the shipped ones are still listed.
+   */
+  'catalog.search': { params: { text: string }; result: { registry: string; servers: CatalogHit[]; offline?: string } };
   /** The approval screen of one registry server: exactly what would run, and what to ask for. Writes nothing. */
   'catalog.prepare': {
     /** A registry name, or `link`: an install link (switchboard://, Cursor's, VS Code's) as received. */
@@ -409,6 +416,8 @@ export interface CatalogHit {
   /** npm, pypi, oci, nuget, mcpb, remote… */
   kinds: string[];
   installed?: { serverName: string; version: string; update: boolean };
+  /** Ships with the app: listed and added without the registry. */
+  shipped?: true;
 }
 
 /** A value the user is asked for before installing. */
@@ -447,6 +456,10 @@ export interface CatalogPrepared {
   url?: string;
   transport?: 'http' | 'sse';
   headers?: Record<string, { value: string; secret: boolean }>;
+  /** One of the servers shipped with the app (its inputs carry plain labels). */
+  shipped?: true;
+  /** Set when it needs the internet: to download it on its first start, or because it runs there. */
+  network?: string;
 }
 
 export type ControlMethod = keyof ControlApi;

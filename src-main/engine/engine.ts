@@ -92,6 +92,7 @@ export class Engine implements ControlEngine {
     // calls servers. The handlers below run only once apply() started a server, after `gateway` exists.
     const supervisor: Supervisor = new Supervisor({
       logsDir: paths.logsDir,
+      launchersDir: path.join(paths.runDir, 'node-bin'),
       resolveSecret: (name) => this.secrets.get(name),
       secrets: this.secrets,
       secretValues: this.secretValues,

@@ -9,10 +9,11 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export async function serve(home: string, extraEnv: Record<string, string> = {}): Promise<Served> {
+/** `opts.onlyEnv`: the engine gets extraEnv alone, none of this process's environment. */
+export async function serve(home: string, extraEnv: Record<string, string> = {}, opts: { onlyEnv?: boolean } = {}): Promise<Served> {
   const child = spawn(process.execPath, [BIN, 'serve', '--home', home, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...extraEnv },
+    env: opts.onlyEnv ? extraEnv : { ...process.env, ...extraEnv },
   });
   let out = '';
   let err = '';

@@ -7,12 +7,15 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { checkServer } from '../clients/doctor.ts';
 import { isCodeLoadingEnv } from '../clients/import.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
+import { carriedRuntime, lenderFor, type CarriedRuntime } from '../upstream/carried-runtime.ts';
 import { linkPlan, parseInstallLink, type InstallLink } from './install-link.ts';
 import { buildPlan, resolvePlan, serverKeyFor, showTemplate, type InstallPlan } from './install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled, toHits } from './installed.ts';
 import { RegistryClient, registryTimeoutMs } from './registry-client.ts';
+import { networkNeed } from './network-need.ts';
 import { probeSignIn } from './sign-in-probe.ts';
 import type { RegistryEntry } from './server-json.ts';
+import { findShipped, mergeCatalogs, plainLabels, searchShipped, shippedKey } from './shipped-catalog.ts';
 
 export interface CatalogControlDeps {
   home: string;
@@ -24,15 +27,16 @@ export interface CatalogControlDeps {
   setServer(name: string, config: Record<string, unknown>): Promise<void>;
   secrets: SecretStore;
   loginPath(): Promise<string>;
+  /** The Node the engine lends to `npx`/`node` servers when they are missing (carried-runtime.ts); defaults to carriedRuntime(), null for none. */
+  runtime?: CarriedRuntime | null;
 }
 
 type CatalogMethods = 'catalog.search' | 'catalog.prepare' | 'catalog.install';
 type CatalogHandlers = { [M in CatalogMethods]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> };
 
 /** The config key an entry goes to: the one it was installed under before, else a free one. */
-export function chooseServerName(entry: RegistryEntry, installedAs: string | undefined, taken: (name: string) => boolean): string {
+export function chooseServerName(entry: RegistryEntry, installedAs: string | undefined, taken: (name: string) => boolean, base = buildPlan(entry).serverName): string {
   if (installedAs) return installedAs;
-  const base = buildPlan(entry).serverName;
   let name = base;
   for (let n = 2; taken(name); n++) name = `${base}-${n}`;
   return name;
@@ -60,6 +64,13 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
 
   async function planFor(name: unknown, version: unknown): Promise<{ plan: InstallPlan; entry: RegistryEntry; update: string | null; registry: string }> {
     if (typeof name !== 'string' || !name) throw new SwitchboardError('bad-request', 'Missing the registry name of the server.');
+    // A shipped server is added from the app's own list: no network, whatever the registry says.
+    const shipped = version === undefined || version === 'shipped' ? findShipped(name) : undefined;
+    if (shipped) {
+      const servers = deps.servers();
+      const serverName = chooseServerName(shipped, undefined, (n) => n in servers, shippedKey(shipped.name));
+      return { plan: buildPlan(shipped, { serverName }), entry: shipped, update: null, registry: '' };
+    }
     const r = client();
     const entry = await r.get(name, typeof version === 'string' && version ? version : 'latest');
     if (!entry) throw new SwitchboardError('not-found', `The MCP Registry at ${r.baseUrl} has no "${name}".`);
@@ -72,11 +83,24 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
 
   return {
     'catalog.search': async (p) => {
-      if (typeof p.text !== 'string' || !p.text.trim()) throw new SwitchboardError('bad-request', 'Type part of a server name to search for.');
+      if (typeof p.text !== 'string') throw new SwitchboardError('bad-request', 'Type part of a server name to search for.');
+      const text = p.text.trim();
       const r = client();
-      const page = await r.search(p.text.trim(), { limit: 50 });
-      const servers = toHits(page.servers, await readInstalled(deps.home));
-      return { registry: r.baseUrl, servers };
+      const shipped = searchShipped(text);
+      let live: RegistryEntry[] = [];
+      let offline: string | undefined;
+      // Empty text lists the shipped servers alone: the page opens at once, online or not.
+      if (text) {
+        try {
+          live = (await r.search(text, { limit: 50 })).servers;
+        } catch (err) {
+          if (!(err instanceof SwitchboardError) || err.code !== 'upstream-error') throw err;
+          offline = err.message;
+        }
+      }
+      const names = new Set(shipped.map((e) => e.name));
+      const servers = toHits(mergeCatalogs(shipped, live), await readInstalled(deps.home)).map((h) => (names.has(h.name) ? { ...h, shipped: true as const } : h));
+      return { registry: r.baseUrl, servers, ...(offline ? { offline } : {}) };
     },
     'catalog.prepare': async (p): Promise<CatalogPrepared> => {
       const t = target(p);
@@ -97,7 +121,7 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
       const resolved = resolvePlan(plan, answers);
       for (const [k, v] of Object.entries(resolved.secrets)) deps.secrets.set(k, v);
       await deps.setServer(plan.serverName, resolved.config);
-      if (reg) await recordInstalled(deps.home, { registry: reg.registry, name: reg.entry.name, version: reg.entry.version, serverName: plan.serverName, installedAt: new Date().toISOString() });
+      if (reg && reg.registry) await recordInstalled(deps.home, { registry: reg.registry, name: reg.entry.name, version: reg.entry.version, serverName: plan.serverName, installedAt: new Date().toISOString() });
       // A remote server that wants a sign-in (OAuth) is added all the same; the page offers the sign-in next.
       const signIn = plan.kind === 'remote' && (await probeSignIn(resolved.config)) === 'needed';
       return { serverName: plan.serverName, config: resolved.config, secrets: Object.keys(resolved.secrets), ...(signIn ? { signIn: 'needed' as const } : {}) };
@@ -111,7 +135,15 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
     update: string | null,
     from?: NonNullable<CatalogPrepared['link']>['from'],
   ): Promise<CatalogPrepared> {
+    const shipped = entry.registry === '' && !from && findShipped(entry.name) !== undefined;
+    const network = networkNeed(plan, deps.env, deps.platform);
     const runner = plan.kind === 'package' ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform }, await deps.loginPath(), true) : null;
+    // npx missing but the engine carries Node: the server starts all the same, so say that instead of "install Node.js".
+    const lender = runner && !runner.resolved ? lenderFor(plan.command!, deps.runtime === undefined ? carriedRuntime() : deps.runtime, deps.platform) : undefined;
+    if (runner && lender) {
+      runner.resolved = lender;
+      runner.advice = [`${plan.command} is not installed on this computer; Switchboard runs it with the Node.js it comes with.`];
+    }
     const kv = (m: InstallPlan['env']) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { value: showTemplate(v.template, plan), secret: v.secret }]));
     const env = Object.fromEntries(Object.entries(kv(plan.env)).map(([k, v]) => [k, isCodeLoadingEnv(k) ? { ...v, codeLoading: true as const } : v]));
     return {
@@ -123,7 +155,9 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
       serverName: plan.serverName,
       source: plan.source,
       updateFrom: update,
-      inputs: plan.inputs,
+      inputs: shipped ? plainLabels(entry.name, plan.inputs) : plan.inputs,
+      ...(shipped ? { shipped: true as const } : {}),
+      ...(network ? { network } : {}),
       ...(from ? { link: { from } } : {}),
       ...(plan.kind === 'package'
         ? { command: plan.command!, args: plan.args.map((t) => showTemplate(t, plan)), env, runner: { program: plan.runner!, found: runner!.resolved, advice: runner!.advice } }

@@ -27,6 +27,7 @@ import { EraVerdict, negotiatedRevision } from './protocol-era.ts';
 import { ModernSubscriptions } from './modern-subscriptions.ts';
 import { followTask, liftedTask, liftTaskResults, TASKS_EXTENSION } from './modern-tasks.ts';
 import { LOG_LEVEL_META_KEY } from '../gateway/call-logs.ts';
+import type { MissingProgram } from '../../../src-shared/missing-program.ts';
 import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { mendToolLists } from './lenient-catalog.ts';
 import { configuredRoots, followsClientRoots } from '../gateway/roots.ts';
@@ -73,6 +74,8 @@ export interface UpstreamOptions {
   onState?: (name: string) => void;
   /** Environment the allow-list picks from. Defaults to process.env. */
   parentEnv?: NodeJS.ProcessEnv;
+  /** Where the app's own node/npx/npm launchers are written (carried-runtime.ts); defaults to a private temp folder. */
+  launchersDir?: string;
   /** First restart delay in ms (doubling per failure). Defaults to 500. */
   backoffInitialMs?: number;
   /** Longest restart delay in ms. Defaults to 30000. */
@@ -116,6 +119,8 @@ export class Upstream {
   readonly #log: ServerLog;
   #state: ServerState;
   #lastError: string | null = null;
+  /** Set while failed because the command is not on this computer. */
+  #missingProgram: MissingProgram | undefined;
   #restarts = 0;
   #client: Client | undefined;
   #transport: Transport | undefined;
@@ -221,6 +226,7 @@ export class Upstream {
       restarts: this.#restarts,
       protocol: this.#protocol,
     };
+    if (this.#state === 'failed' && this.#missingProgram) s.missingProgram = this.#missingProgram;
     const pid = this.pid;
     if (pid !== undefined && (this.#state === 'ready' || this.#state === 'starting' || this.#state === 'restarting')) s.pid = pid;
     return s;
@@ -482,6 +488,7 @@ export class Upstream {
         resolveSecret: this.#opts.resolveSecret,
         auth: this.#auth,
         parentEnv: this.#opts.parentEnv,
+        ...(this.#opts.launchersDir !== undefined ? { launchersDir: this.#opts.launchersDir } : {}),
         maxMessageBytes: this.#opts.maxMessageBytes,
         killGraceMs: this.#opts.killGraceMs,
       });
@@ -530,6 +537,7 @@ export class Upstream {
       }
       this.#failedStarts = 0;
       this.#lastError = null;
+      this.#missingProgram = undefined;
       this.#auth?.connected();
       this.#readySince = Date.now();
       this.#log.note('ready');
@@ -555,6 +563,7 @@ export class Upstream {
         return void this.#connect();
       }
       this.#era.forget();
+      this.#missingProgram = err instanceof FatalStartError ? err.missingProgram : undefined;
       this.#startFailed(message, err instanceof FatalStartError);
     }
   }

@@ -6,15 +6,20 @@ import { stat } from 'node:fs/promises';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { SecretOrString, ServerConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { buildChildEnv } from './child-env.ts';
-import { loginShellPath, resolveCommand } from './command-resolve.ts';
+import { programOf, type MissingProgram } from '../../../src-shared/missing-program.ts';
+import { carriedCommand, carriedInvocation, carriedRuntime, defaultLaunchersDir, writeLaunchers, type CarriedRuntime } from './carried-runtime.ts';
+import { buildChildEnv, pathKey } from './child-env.ts';
+import { loginShellPath, resolveCommand, type ResolvedCommand } from './command-resolve.ts';
 import type { ServerLog } from './server-log.ts';
 import { ChildStdioTransport } from './stdio-transport.ts';
 import type { UpstreamAuth } from './oauth/upstream-auth.ts';
 import { StreamTies } from './stream-ties.ts';
 
 /** A ready-made error that retrying will not fix (missing secret or command): no backoff loop. */
-export class FatalStartError extends SwitchboardError {}
+export class FatalStartError extends SwitchboardError {
+  /** Set when the command is not on this computer: what to install (the Servers page's button). */
+  missingProgram?: MissingProgram;
+}
 
 export interface TransportDeps {
   log: ServerLog;
@@ -23,6 +28,13 @@ export interface TransportDeps {
   parentEnv?: NodeJS.ProcessEnv;
   maxMessageBytes?: number;
   killGraceMs?: number;
+  /**
+   * The runtime lent to `node`/`npx`/`npm` servers when the command is not on PATH; defaults to
+   * carriedRuntime(), null for none.
+   */
+  runtime?: CarriedRuntime | null;
+  /** Where that runtime's node/npx/npm launchers are written (owner-only); defaults to a private temp folder. */
+  launchersDir?: string;
 }
 
 export interface MadeTransport {
@@ -58,15 +70,27 @@ export async function makeTransport(name: string, cfg: ServerConfig, deps: Trans
   const parentEnv = deps.parentEnv ?? process.env;
   const base = buildChildEnv({ configured, parentEnv, path: configured.PATH === undefined ? await loginShellPath() : undefined });
   const found = await resolveCommand(command, { env: base, cwd: cfg.cwd });
+  let spawnCommand = found.path;
+  let args = cfg.args ?? [];
+  let lentEnv: Record<string, string> = {};
   if (!found.path) {
-    const where = found.searched.length > 0 ? found.searched.join(', ') : 'nowhere: PATH is empty';
-    const onPath = /[\\/]/.test(command) ? 'was not found' : 'was not found on PATH';
-    throw new FatalStartError('server-unavailable', `${name}: the command "${command}" ${onPath} (looked in ${where}). ${found.hint ?? ''}`.trim());
+    // A person's own node/npx is used whenever found (carried-runtime.ts says why); the app's own only stands in.
+    const carried = carriedCommand(command);
+    const rt = carried ? (deps.runtime === undefined ? carriedRuntime() : deps.runtime) : null;
+    const lent = carried && rt ? carriedInvocation(rt, carried, args) : undefined;
+    if (!lent || !rt) throw notFound(name, command, found);
+    deps.log.note(`"${command}" is not on PATH; running it with the Node.js that comes with Switchboard (${rt.node})`);
+    spawnCommand = lent.command;
+    args = lent.args;
+    const launchers = writeLaunchers(deps.launchersDir ?? defaultLaunchersDir(), rt);
+    const key = pathKey(base);
+    const sep = process.platform === 'win32' ? ';' : ':';
+    lentEnv = { ...rt.nodeEnv, [key]: base[key] ? `${base[key]}${sep}${launchers}` : launchers };
   }
-  const env = buildChildEnv({ configured, parentEnv, path: base.PATH, command: found.path });
+  const env = { ...buildChildEnv({ configured, parentEnv, path: base[pathKey(base)], command: spawnCommand! }), ...lentEnv };
   const stdio = new ChildStdioTransport({
-    command: found.path,
-    args: cfg.args ?? [],
+    command: spawnCommand!,
+    args,
     env,
     cwd: cfg.cwd,
     log: deps.log,
@@ -75,6 +99,14 @@ export async function makeTransport(name: string, cfg: ServerConfig, deps: Trans
     killGraceMs: deps.killGraceMs,
   });
   return { transport: stdio as unknown as Transport, stdio };
+}
+
+function notFound(name: string, command: string, found: ResolvedCommand): FatalStartError {
+  const where = found.searched.length > 0 ? found.searched.join(', ') : 'nowhere: PATH is empty';
+  const onPath = /[\\/]/.test(command) ? 'was not found' : 'was not found on PATH';
+  const err = new FatalStartError('server-unavailable', `${name}: the command "${command}" ${onPath} (looked in ${where}). ${found.hint ?? ''}`.trim());
+  err.missingProgram = { program: programOf(command), command, searched: found.searched };
+  return err;
 }
 
 function resolveValues(

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { catalogHandlers } from '../../../src-main/engine/catalog/catalog-control.ts';
+import type { CarriedRuntime } from '../../../src-main/engine/upstream/carried-runtime.ts';
 import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';
 import { startRegistry, type LocalRegistry } from '../../fixtures/registry/registry-server.ts';
 
@@ -24,7 +25,12 @@ beforeEach(() => {
   mkdirSync(path.join(root, 'bin'));
   servers = {};
   secrets = new FileSecretStore(path.join(root, 'secrets.json'));
-  h = catalogHandlers({
+  // As in the packaged app, whose binary cannot lend itself as Node (carried-runtime.ts).
+  h = handlers(null);
+});
+
+function handlers(runtime: CarriedRuntime | null): ReturnType<typeof catalogHandlers> {
+  return catalogHandlers({
     home: root,
     env: { PATH: path.join(root, 'bin') },
     platform: 'linux',
@@ -33,8 +39,9 @@ beforeEach(() => {
     setServer: async (name, cfg) => void (servers[name] = cfg),
     secrets,
     loginPath: async () => '',
+    runtime,
   });
-});
+}
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('catalog control methods', () => {
@@ -48,6 +55,12 @@ describe('catalog control methods', () => {
     const r = await h['catalog.search']({ text: 'example' });
     expect(r.registry).toBe(registry.url);
     expect(r.servers.find((s) => s.name === 'io.github.example/old-tool')).toMatchObject({ status: 'deprecated', kinds: ['pypi'] });
+  });
+
+  it('prepare says npx runs with the Node.js the app carries when it is missing and the engine has one', async () => {
+    const lent = handlers({ node: '/opt/switchboard/node', nodeEnv: {}, npmDir: '/opt/switchboard/npm' });
+    const p = await lent['catalog.prepare']({ name: 'io.github.example/weather' });
+    expect(p.runner).toEqual({ program: 'npx', found: '/opt/switchboard/node', advice: ['npx is not installed on this computer; Switchboard runs it with the Node.js it comes with.'] });
   });
 
   it('prepare shows the command with placeholders and whether the runner exists', async () => {

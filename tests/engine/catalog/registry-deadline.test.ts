@@ -76,7 +76,7 @@ describe('a registry that never finishes its answer', () => {
     }
   });
 
-  it('the Catalog page (catalog.search, catalog.prepare, catalog.install) gets the same sentence at the deadline', async () => {
+  it('the Catalog page (catalog.search, catalog.prepare, catalog.install) gets the same sentence at the deadline (search as its `offline` note)', async () => {
     const servers: Record<string, unknown> = {};
     const h = catalogHandlers({
       home: root,
@@ -88,7 +88,11 @@ describe('a registry that never finishes its answer', () => {
       secrets: new FileSecretStore(path.join(root, 'secrets.json')),
       loginPath: async () => '',
     });
-    const calls = [() => h['catalog.search']({ text: 'slow' }), () => h['catalog.prepare']({ name: 'io.evil/slow' }), () => h['catalog.install']({ name: 'io.evil/slow', approved: true, answers: {} })];
+    // A search still answers, with the servers shipped with the app and the sentence as `offline`.
+    const search = await timed(h['catalog.search']({ text: 'slow' }));
+    expect(search.value.offline).toBe(SENTENCE(stall.url));
+    expect(search.ms).toBeLessThan(DEADLINE_MS + 1500);
+    const calls = [() => h['catalog.prepare']({ name: 'io.evil/slow' }), () => h['catalog.install']({ name: 'io.evil/slow', approved: true, answers: {} })];
     for (const call of calls) {
       const { value: e, ms } = await timed(call().then(() => null, (err: Error) => err));
       expect(e?.message).toBe(SENTENCE(stall.url));
