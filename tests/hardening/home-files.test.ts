@@ -130,6 +130,36 @@ describe('issue 29: things planted in the home', () => {
     }
   }, 180_000);
 
+  hardeningCase('attack', "issue 29 #1: FIFOs planted at the engine's other home files (lock, start claim, token, pins, skills, secrets, records) neither stop it starting nor freeze it", async (tally) => {
+    const home = makeHome(CONFIG);
+    const planted = ['run/engine.lock', 'run/engine-start.claim', 'token', 'pins.json', 'skills.json', 'secrets.json', 'audit/dropped.json', 'audit/000000000001.ndjson', 'runs/000000000001.ndjson'].map((f) => path.join(home, f));
+    for (const kind of KINDS) {
+      for (const f of planted) {
+        mkdirSync(path.dirname(f), { recursive: true, mode: 0o700 });
+        rmSync(f, { force: true });
+        execFileSync('mkfifo', ['-m', '600', f]);
+      }
+      const { client, transport } = shimClient(kind, home);
+      try {
+        await tally.attempt(`the ${kind} shim starts the engine, which lists and calls`, async () => {
+          await within(client.connect(transport), 30_000, 'initialize');
+          const tools = await within(
+            waitFor(async () => ((await client.listTools()).tools.some((t) => t.name === 'basic__echo') ? true : undefined), 20_000, 'basic__echo'),
+            25_000,
+            'tools/list',
+          );
+          expect(tools).toBe(true);
+          const r = await within(client.callTool({ name: 'basic__echo', arguments: { text: 'through' } }), 10_000, 'tools/call');
+          expect(r.content).toEqual([{ type: 'text', text: 'through' }]);
+        });
+      } finally {
+        for (const f of planted) releaseFifo(f);
+        await client.close();
+        await noEngine(home);
+      }
+    }
+  }, 180_000);
+
   hardeningCase('attack', `issue 29 #2: a folder and links planted among the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
     const home = makeHome(CONFIG);
     const dir = path.join(home, 'run', 'boot');
