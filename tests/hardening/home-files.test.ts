@@ -160,7 +160,7 @@ describe('issue 29: things planted in the home', () => {
     }
   }, 180_000);
 
-  hardeningCase('attack', `issue 29 #2: a folder and links planted among the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
+  hardeningCase('attack', `issue 29 #2: a folder and links planted among (or in place of) the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
     const home = makeHome(CONFIG);
     const dir = path.join(home, 'run', 'boot');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -194,6 +194,19 @@ describe('issue 29: things planted in the home', () => {
         expect(lstatSync(path.join(dir, planted.dirLink)).isSymbolicLink()).toBe(true);
         expect(readFileSync(path.join(outside, 'keep', 'precious.txt'), 'utf8')).toBe('mine');
         expect(readFileSync(path.join(outside, 'file.txt'), 'utf8')).toBe('mine too');
+      });
+
+      // The folder itself a link to another: nothing written or removed there.
+      const elsewhere = path.join(outside, 'elsewhere');
+      mkdirSync(elsewhere);
+      const theirs = Array.from({ length: MAX_BOOT_FILES + 1 }, (_, i) => `${i.toString(16).padStart(32, 'a')}.json`);
+      for (const name of theirs) writeFileSync(path.join(elsewhere, name), 'theirs');
+      rmSync(dir, { recursive: true });
+      symlinkSync(elsewhere, dir);
+      for (let i = 0; i < 3; i++) await listAs(socketPathForShim(home), `linked client ${i}`);
+      await new Promise((r) => setTimeout(r, 800));
+      await tally.attempt('a link in place of the boot folder gets nothing written, and nothing removed where it points', () => {
+        expect(readdirSync(elsewhere).sort()).toEqual(theirs.sort());
       });
     } finally {
       await engine.stop();
