@@ -181,7 +181,8 @@ describe('issue 29: things planted in the home', () => {
     try {
       // Each a client naming itself anew, straight on the engine's socket as a shim speaks.
       for (let i = 0; i < clients; i++) await listAs(socketPathForShim(home), `rotating client ${i}`);
-      const answers = () => readdirSync(dir).filter((n) => /^[0-9a-f]{32}\.json$/.test(n) && lstatSync(path.join(dir, n)).isFile());
+      // Regular files by the folder's own listing (an lstat after it could meet one pruned meanwhile).
+      const answers = () => readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile() && /^[0-9a-f]{32}\.json$/.test(d.name)).map((d) => d.name);
       // Written 150 ms after each list; the last ones settle shortly after the loop.
       await waitFor(() => answers().includes(`${bootKey('p', undefined, `rotating client ${clients - 1}`)}.json`), 10_000, 'the last boot answer');
       await new Promise((r) => setTimeout(r, 500));
