@@ -27,8 +27,10 @@ function refused(code, message) {
 /**
  * The bytes of `file`, read as above. Throws as readFileSync does (ENOENT when missing, ELOOP for
  * a symbolic link) and with code ENOTREG (not a regular file), EFOREIGN (another user's) or EFBIG
- * (over `maxBytes`), each with a sentence naming the file.
- * @param {string} file @param {{ maxBytes?: number }} [opts]
+ * (over `maxBytes`), each with a sentence naming the file. `anyOwner` lets another user's file
+ * be read (still only a regular file): for the records, which a read-only home may hold as
+ * another user's and which are shown, never trusted.
+ * @param {string} file @param {{ maxBytes?: number, anyOwner?: boolean }} [opts]
  * @returns {Buffer}
  */
 export function readHomeFileSync(file, opts = {}) {
@@ -38,7 +40,7 @@ export function readHomeFileSync(file, opts = {}) {
     const st = fstatSync(fd);
     if (!st.isFile()) throw refused('ENOTREG', `${file} is not a regular file; it was not read.`);
     const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-    if (uid !== undefined && st.uid !== uid) throw refused('EFOREIGN', `${file} belongs to another user (uid ${st.uid}); it was not read.`);
+    if (uid !== undefined && st.uid !== uid && !opts.anyOwner) throw refused('EFOREIGN', `${file} belongs to another user (uid ${st.uid}); it was not read.`);
     if (st.size > max) throw refused('EFBIG', `${file} is larger than ${max} bytes; it was not read.`);
     // Read to the end, bounded again: the file may grow after the fstat.
     let buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
@@ -59,7 +61,7 @@ export function readHomeFileSync(file, opts = {}) {
 /**
  * The text of `file` (UTF-8) as readHomeFileSync reads it, or undefined when it is missing or
  * refused.
- * @param {string} file @param {{ maxBytes?: number }} [opts]
+ * @param {string} file @param {{ maxBytes?: number, anyOwner?: boolean }} [opts]
  * @returns {string | undefined}
  */
 export function readHomeText(file, opts) {

@@ -130,7 +130,37 @@ describe('issue 29: things planted in the home', () => {
     }
   }, 180_000);
 
-  hardeningCase('attack', `issue 29 #2: a folder and links planted among the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
+  hardeningCase('attack', "issue 29 #1: FIFOs planted at the engine's other home files (lock, start claim, token, pins, skills, secrets, records) neither stop it starting nor freeze it", async (tally) => {
+    const home = makeHome(CONFIG);
+    const planted = ['run/engine.lock', 'run/engine-start.claim', 'token', 'pins.json', 'skills.json', 'secrets.json', 'audit/dropped.json', 'audit/000000000001.ndjson', 'runs/000000000001.ndjson'].map((f) => path.join(home, f));
+    for (const kind of KINDS) {
+      for (const f of planted) {
+        mkdirSync(path.dirname(f), { recursive: true, mode: 0o700 });
+        rmSync(f, { force: true });
+        execFileSync('mkfifo', ['-m', '600', f]);
+      }
+      const { client, transport } = shimClient(kind, home);
+      try {
+        await tally.attempt(`the ${kind} shim starts the engine, which lists and calls`, async () => {
+          await within(client.connect(transport), 30_000, 'initialize');
+          const tools = await within(
+            waitFor(async () => ((await client.listTools()).tools.some((t) => t.name === 'basic__echo') ? true : undefined), 20_000, 'basic__echo'),
+            25_000,
+            'tools/list',
+          );
+          expect(tools).toBe(true);
+          const r = await within(client.callTool({ name: 'basic__echo', arguments: { text: 'through' } }), 10_000, 'tools/call');
+          expect(r.content).toEqual([{ type: 'text', text: 'through' }]);
+        });
+      } finally {
+        for (const f of planted) releaseFifo(f);
+        await client.close();
+        await noEngine(home);
+      }
+    }
+  }, 180_000);
+
+  hardeningCase('attack', `issue 29 #2: a folder and links planted among (or in place of) the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
     const home = makeHome(CONFIG);
     const dir = path.join(home, 'run', 'boot');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -151,7 +181,8 @@ describe('issue 29: things planted in the home', () => {
     try {
       // Each a client naming itself anew, straight on the engine's socket as a shim speaks.
       for (let i = 0; i < clients; i++) await listAs(socketPathForShim(home), `rotating client ${i}`);
-      const answers = () => readdirSync(dir).filter((n) => /^[0-9a-f]{32}\.json$/.test(n) && lstatSync(path.join(dir, n)).isFile());
+      // Regular files by the folder's own listing (an lstat after it could meet one pruned meanwhile).
+      const answers = () => readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile() && /^[0-9a-f]{32}\.json$/.test(d.name)).map((d) => d.name);
       // Written 150 ms after each list; the last ones settle shortly after the loop.
       await waitFor(() => answers().includes(`${bootKey('p', undefined, `rotating client ${clients - 1}`)}.json`), 10_000, 'the last boot answer');
       await new Promise((r) => setTimeout(r, 500));
@@ -164,6 +195,19 @@ describe('issue 29: things planted in the home', () => {
         expect(lstatSync(path.join(dir, planted.dirLink)).isSymbolicLink()).toBe(true);
         expect(readFileSync(path.join(outside, 'keep', 'precious.txt'), 'utf8')).toBe('mine');
         expect(readFileSync(path.join(outside, 'file.txt'), 'utf8')).toBe('mine too');
+      });
+
+      // The folder itself a link to another: nothing written or removed there.
+      const elsewhere = path.join(outside, 'elsewhere');
+      mkdirSync(elsewhere);
+      const theirs = Array.from({ length: MAX_BOOT_FILES + 1 }, (_, i) => `${i.toString(16).padStart(32, 'a')}.json`);
+      for (const name of theirs) writeFileSync(path.join(elsewhere, name), 'theirs');
+      rmSync(dir, { recursive: true });
+      symlinkSync(elsewhere, dir);
+      for (let i = 0; i < 3; i++) await listAs(socketPathForShim(home), `linked client ${i}`);
+      await new Promise((r) => setTimeout(r, 800));
+      await tally.attempt('a link in place of the boot folder gets nothing written, and nothing removed where it points', () => {
+        expect(readdirSync(elsewhere).sort()).toEqual(theirs.sort());
       });
     } finally {
       await engine.stop();

@@ -2,7 +2,7 @@
 // when the engine dies, even when the engine has since put the client a question with the same
 // id and a `"result":` in its params. Real shims of both kinds speaking raw lines (so the
 // client's ids are chosen), a real engine killed with SIGKILL, the real askers fixture server.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect } from 'vitest';
 import { NATIVE_SHIM_UNAVAILABLE, SHIM_KINDS, cleanupHomes, enginePid, fixtureServer, makeHome, shimCommand, stopEngine, type ShimKind } from '../helpers/home.ts';
@@ -48,11 +48,21 @@ function rawShim(kind: ShimKind, home: string) {
   };
 }
 
+/** The processes `pid` started (its servers), which outlive an engine killed with SIGKILL. */
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 describe('issue 29: the shims\' requests in flight', () => {
   hardeningCase('attack', 'issue 29 #9: a server→client request with a pending call\'s id and "result": in its params does not cost that call its error when the engine dies', async (tally) => {
     for (const kind of KINDS) {
       const home = makeHome({ servers: { askers: fixtureServer('askers.mjs') }, profiles: { p: { servers: ['askers'] } } });
       const shim = rawShim(kind, home);
+      let orphans: number[] = [];
       try {
         await tally.attempt(`the ${kind} shim answers the call with an error when the engine is killed`, async () => {
           shim.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'inflight-test', version: '1' } } });
@@ -79,13 +89,22 @@ describe('issue 29: the shims\' requests in flight', () => {
           expect(q.msg.params?.requestedSchema).toMatchObject({ properties: { result: { type: 'string' } } });
 
           // Unanswered, the engine dies: the call must get its error.
-          process.kill(enginePid(home)!, 'SIGKILL');
+          const pid = enginePid(home)!;
+          orphans = childPids(pid);
+          process.kill(pid, 'SIGKILL');
           const end = await shim.next((m) => m.id === next && !m.method, 10_000, `an answer to call ${next} after the engine died`, q.at + 1);
           expect(end.msg.error?.message).toMatch(/engine stopped during this request/);
         });
       } finally {
         shim.proc.kill();
         await stopEngine(home);
+        for (const p of orphans) {
+          try {
+            process.kill(p, 'SIGKILL');
+          } catch {
+            // Gone with its engine.
+          }
+        }
       }
     }
   }, 180_000);

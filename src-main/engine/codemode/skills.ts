@@ -2,7 +2,6 @@
 // file of the home (`skills.json`, written atomically) and offered to code as `skills.NAME(input)`
 // in profiles that set `"codeMode": { "skills": true }`. A skill whose tools left a profile stays saved; that
 // profile shows it as unavailable.
-import { readFileSync } from 'node:fs';
 import type { SkillInfo } from '../../../src-shared/api.ts';
 import type { CatalogSkills, CatalogTool } from '../../../src-shared/codemode/catalog.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
@@ -10,6 +9,7 @@ import { valueDeeperThan } from '../../../src-shared/codemode/json-depth.ts';
 import { RESERVED_WORDS, SANDBOX_GLOBALS } from '../../../src-shared/names.ts';
 import type { RunRecord } from '../../../src-shared/records.ts';
 import { AtomicTextFile } from '../config/atomic-file.ts';
+import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 export type SkillRecord = Omit<SkillInfo, 'available' | 'missing'>;
 
@@ -27,6 +27,8 @@ export const SCHEMA_TOO_DEEP = `The input schema nests more than ${MAX_SCHEMA_DE
 const MAX_DESCRIPTION_CHARS = 1_000;
 /** Skills at most: each one is a line of every declaration of the profiles that offer them. */
 const MAX_SKILLS = 500;
+/** skills.json larger than this is not read, in bytes (refused, as an unreadable file is). */
+const MAX_SKILLS_FILE_BYTES = 64 << 20;
 
 function wellFormed(key: string, s: unknown): s is SkillRecord {
   if (!s || typeof s !== 'object') return false;
@@ -135,7 +137,7 @@ export class SkillStore {
   static #read(file: string): SkillStore {
     let text: string | undefined;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readHomeFileSync(file, { maxBytes: MAX_SKILLS_FILE_BYTES }).toString('utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }

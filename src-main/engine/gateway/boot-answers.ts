@@ -174,6 +174,9 @@ export class BootAnswers {
     }
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      // A link (or anything else) in the folder's place would have the answers written, and the
+      // oldest files pruned, wherever it points.
+      if (!lstatSync(this.dir).isDirectory()) throw new Error(`${this.dir} is not a folder; nothing is written or removed there`);
       await writeFileAtomic(target, text);
       this.#written.set(key, text);
       if (before === undefined) this.#prune();

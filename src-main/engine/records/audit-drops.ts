@@ -3,11 +3,11 @@
 // earlier entries out, and whose they were. Bounded: MAX_DROP_CLIENTS clients by most recent
 // removal, the rest folded into one `(other clients)` line. Best effort, like the index files:
 // a file that cannot be written or read loses the trace, never a call.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditDrop } from '../../../src-shared/records.ts';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
 import type { CapDrop } from './segment-log.ts';
+import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 export const MAX_DROP_CLIENTS = 20;
 export const OTHER_CLIENTS = '(other clients)';
@@ -26,7 +26,7 @@ export class AuditDrops {
   constructor(dir: string) {
     this.#file = path.join(dir, FILE);
     try {
-      const raw = JSON.parse(readFileSync(this.#file, 'utf8')) as unknown;
+      const raw = JSON.parse(readHomeFileSync(this.#file).toString('utf8')) as unknown;
       if (Array.isArray(raw)) for (const d of raw) if (isDrop(d)) this.#merge(d.client, { count: d.count, from: Date.parse(d.from), to: Date.parse(d.to) });
     } catch {
       // None yet, or unreadable: nothing was dropped that we know of.

@@ -1,9 +1,17 @@
 // The files of a segment log's folder: their names, which leftovers to remove on open, and how a
-// segment's bytes divide into whole record lines. Pure functions over names and buffers.
+// segment's bytes divide into whole record lines, and how they are read. Pure functions over names
+// and buffers.
 
 const SEGMENT_NAME = /^(\d{12})\.ndjson$/;
 const INDEX_NAME = /^(\d{12})\.idx\.json$/;
 const NEWLINE = 0x0a;
+
+/**
+ * How segment and index files are read (home-file.mjs): only regular files, so a pipe planted
+ * under a segment's name cannot block the engine; any size, the log's caps bound them; and of
+ * any owner, as a read-only home may be another user's (tests/engine/records/write-failure.test.ts).
+ */
+export const SEGMENT_READ = { maxBytes: Infinity, anyOwner: true };
 
 /** `000000000042.ndjson`: twelve digits keep the folder listing in segment order. */
 export function segmentFileName(seq: number): string {

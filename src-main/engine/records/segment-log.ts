@@ -23,16 +23,17 @@
 //
 // The parts: segment-files.ts (names, leftovers, lines), index-file.ts (the index file format),
 // record-index.ts (the in-memory index), segment-reader.ts (reading lines), write-queue.ts.
-import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../home.ts';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
 import { addIndexFile, decodeIndexFile, encodeIndexFile } from './index-file.ts';
 import { currentSecrets, redactDeep } from './redact.ts';
 import { GONE, RecordIndex, UNWRITTEN } from './record-index.ts';
-import { forEachLine, indexFileName, leftoverNames, segmentFileName, segmentSeqs } from './segment-files.ts';
+import { SEGMENT_READ, forEachLine, indexFileName, leftoverNames, segmentFileName, segmentSeqs } from './segment-files.ts';
 import { SegmentReader } from './segment-reader.ts';
 import { WriteQueue } from './write-queue.ts';
+import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 /** What the in-memory index keeps of one record: enough to filter and page without reading it. */
 export interface IndexFields {
@@ -334,7 +335,7 @@ export class SegmentLog<R> {
     let text: string;
     let size: number;
     try {
-      text = readFileSync(this.#indexPath(seg.seq), 'utf8');
+      text = readHomeFileSync(this.#indexPath(seg.seq), SEGMENT_READ).toString('utf8');
       size = statSync(this.#segmentPath(seg.seq)).size;
     } catch {
       return false;
@@ -350,7 +351,7 @@ export class SegmentLog<R> {
   #scanSegment(seg: Segment, isActive: boolean): void {
     let buf: Buffer;
     try {
-      buf = readFileSync(this.#segmentPath(seg.seq));
+      buf = readHomeFileSync(this.#segmentPath(seg.seq), SEGMENT_READ);
     } catch {
       // Unreadable now is not empty: never append to (or truncate) what we could not see.
       seg.frozen = true;

@@ -1,9 +1,10 @@
 // Reads the record lines of one query from a segment log's folder: by offset from files kept
 // open until close(), or from whole segments read once when a text search visits many records.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { GONE, UNWRITTEN, type RecordIndex } from './record-index.ts';
-import { segmentFileName } from './segment-files.ts';
+import { SEGMENT_READ, segmentFileName } from './segment-files.ts';
+import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 /** Reads record lines for one query, keeping files open (or a whole segment, when scanning) until `close`. */
 export class SegmentReader {
@@ -28,7 +29,7 @@ export class SegmentReader {
       if (scanning) {
         // A text search reads many neighbours: one read per segment beats one per record.
         if (this.#scanSeq !== e.seg) {
-          this.#scanBuf = readFileSync(path.join(this.#dir, segmentFileName(e.seg)));
+          this.#scanBuf = readHomeFileSync(path.join(this.#dir, segmentFileName(e.seg)), SEGMENT_READ);
           this.#scanSeq = e.seg;
         }
         return this.#scanBuf!.toString('utf8', e.off, e.off + e.len - 1);

@@ -2,8 +2,12 @@
 // Headless engines keep them in an owner-only file in the home (0600) and say so in status;
 // the desktop app encrypts them with the OS keychain (Electron safeStorage) before they reach
 // this store (see `encryptedBy`).
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
+import { readHomeFileSync } from '../../shim/home-file.mjs';
+
+/** A secrets file larger than this is not read, in bytes (one holds a few kB). */
+const MAX_SECRETS_FILE_BYTES = 16 << 20;
 
 export interface SecretStore {
   /** Where secrets live: the OS keychain, or an owner-only file. */
@@ -57,7 +61,7 @@ export class FileSecretStore implements SecretStore {
     let data: SecretFile = { version: 1, secrets: {} };
     if (mtimeMs >= 0) {
       try {
-        const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as SecretFile;
+        const parsed = JSON.parse(readHomeFileSync(this.file, { maxBytes: MAX_SECRETS_FILE_BYTES }).toString('utf8')) as SecretFile;
         if (parsed && typeof parsed === 'object' && parsed.secrets && typeof parsed.secrets === 'object') data = parsed;
       } catch {
         // Unreadable: treated as empty until it is fixed.
