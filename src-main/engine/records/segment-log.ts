@@ -611,7 +611,7 @@ export class SegmentLog<R> {
     const index = this.#index;
     let buf: Buffer;
     try {
-      buf = readFileSync(this.#segmentPath(seg.seq));
+      buf = readHomeFileSync(this.#segmentPath(seg.seq), SEGMENT_READ);
     } catch {
       return false;
     }
