@@ -3,14 +3,14 @@
 // broken; an engine stopped at any moment of its start goes, with its servers; a client's
 // listing that times out leaves none of the servers it started.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { ensureBundle } from '../../scripts/bundle.mjs';
 import { autostartFile, syncLoginItem, type LoginItemHost } from '../../src-main/electron/login-item.ts';
 import { listingStartingServers } from '../engine/clients/listing-servers.ts';
-import { BIN, cleanupHomes, fixtureServer, makeHome } from '../helpers/home.ts';
+import { BIN, cleanupHomes, cli, fixtureServer, makeHome, NATIVE_SHIM_UNAVAILABLE, SHIM_KINDS, shimClient } from '../helpers/home.ts';
 import { CAN_FIND_MARKED, killMarked, MARK_VAR, markedGone, markedProcesses, newMark } from '../helpers/processes.ts';
 import { hardeningCase } from './hardening-case.ts';
 
@@ -154,4 +154,52 @@ describe.skipIf(!CAN_FIND_MARKED)("issue 29: a client's listing", () => {
       });
     }
   });
+});
+
+describe('issue 29: locks dated in the future', () => {
+  const NEXT_YEAR = () => new Date(Date.now() + 365 * 24 * 3600_000);
+
+  hardeningCase('fault', 'issue 29 #6: config.json.lock and run/engine-start.claim dated a year ahead, naming a live unrelated process, are broken: saves work, shims start the engine', async (tally) => {
+    // A live process that is no Switchboard (a recycled pid): only the date can tell the lock is stale.
+    const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+    try {
+      await tally.attempt('config.json.lock: config set', async () => {
+        const home = makeHome({ servers: {}, profiles: {} });
+        const lock = path.join(home, 'config.json.lock');
+        writeFileSync(lock, `${stranger.pid}\n`);
+        utimesSync(lock, NEXT_YEAR(), NEXT_YEAR());
+        const t0 = Date.now();
+        const r = cli(home, ['config', 'set', 'settings.startAtLogin', 'false']);
+        const took = Date.now() - t0;
+        expect(r.stderr).not.toContain('try again in a moment');
+        expect(r.code).toBe(0);
+        // Well inside the 15 s a live owner is waited for.
+        expect(took).toBeLessThan(10_000);
+        tally.notes!.push(`config set: ${took} ms`);
+      });
+      for (const kind of SHIM_KINDS) {
+        if (kind === 'native' && NATIVE_SHIM_UNAVAILABLE) continue;
+        await tally.attempt(`run/engine-start.claim: ${kind} shim`, async () => {
+          const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['basic'] } } });
+          const claim = path.join(home, 'run', 'engine-start.claim');
+          mkdirSync(path.dirname(claim), { recursive: true });
+          writeFileSync(claim, `${stranger.pid}\n`);
+          utimesSync(claim, NEXT_YEAR(), NEXT_YEAR());
+          const t0 = Date.now();
+          const client = await Promise.race([
+            shimClient(home, 'p', { shim: kind }),
+            new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the shim reached no engine in 25 s')), 25_000)),
+          ]);
+          try {
+            expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+          } finally {
+            await client.close();
+          }
+          tally.notes!.push(`${kind} shim: tools in ${Date.now() - t0} ms`);
+        });
+      }
+    } finally {
+      stranger.kill('SIGKILL');
+    }
+  }, 120_000);
 });
