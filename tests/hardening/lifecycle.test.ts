@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { ensureBundle } from '../../scripts/bundle.mjs';
 import { autostartFile, syncLoginItem, type LoginItemHost } from '../../src-main/electron/login-item.ts';
 import { listingStartingServers } from '../engine/clients/listing-servers.ts';
-import { BIN, cleanupHomes, cli, fixtureServer, makeHome, NATIVE_SHIM_UNAVAILABLE, SHIM_KINDS, shimClient } from '../helpers/home.ts';
+import { BIN, ROOT, cleanupHomes, cli, fixtureServer, makeHome, NATIVE_SHIM_UNAVAILABLE, SHIM_KINDS, shimClient } from '../helpers/home.ts';
 import { CAN_FIND_MARKED, killMarked, MARK_VAR, markedGone, markedProcesses, newMark } from '../helpers/processes.ts';
 import { hardeningCase } from './hardening-case.ts';
 
@@ -80,6 +80,8 @@ describe.skipIf(!CAN_FIND_MARKED)('issue 29: an engine stopped while it starts',
   const MOMENTS: Moment[] = [
     ...Array.from({ length: 16 }, (_, i) => ({ ms: i * 100, from: 'spawn' as const })),
     ...[0, 100, 250, 500].map((ms) => ({ ms, from: 'first server' as const })),
+    // The desktop app's engine (a utility process running entry.ts; here under plain Node).
+    ...[0, 250].map((ms) => ({ ms, from: 'first server' as const, entry: 'desktop' as const })),
   ];
   // Four engines at a time: two cores, and each start takes one for about half a second.
   const AT_ONCE = 4;
@@ -90,7 +92,7 @@ describe.skipIf(!CAN_FIND_MARKED)('issue 29: an engine stopped while it starts',
     async (tally) => {
       const seen: string[] = [];
       for (let i = 0; i < MOMENTS.length; i += AT_ONCE) {
-        await Promise.all(MOMENTS.slice(i, i + AT_ONCE).map((m) => tally.attempt(`SIGTERM ${m.ms} ms after the ${m.from}`, async () => void seen.push(await stopEngineAt(m)))));
+        await Promise.all(MOMENTS.slice(i, i + AT_ONCE).map((m) => tally.attempt(`${m.entry ? `${m.entry}: ` : ''}SIGTERM ${m.ms} ms after the ${m.from}`, async () => void seen.push(await stopEngineAt(m)))));
       }
       tally.notes!.push(...seen);
     },
@@ -101,7 +103,11 @@ describe.skipIf(!CAN_FIND_MARKED)('issue 29: an engine stopped while it starts',
 interface Moment {
   ms: number;
   from: 'spawn' | 'first server';
+  /** `switchboard engine` unless 'desktop'. */
+  entry?: 'desktop';
 }
+
+const DESKTOP_ENTRY = path.join(ROOT, 'src-main/engine/entry.ts');
 
 /**
  * Starts `switchboard engine` with a server that ignores SIGTERM and survives its stdin closing
@@ -119,7 +125,8 @@ async function stopEngineAt(moment: Moment): Promise<string> {
   });
   try {
     const t00 = Date.now();
-    const engine = spawn(process.execPath, [BIN, 'engine', '--home', home], { stdio: 'ignore', env: { ...process.env, ...env } });
+    const args = moment.entry === 'desktop' ? ['--import', 'tsx', DESKTOP_ENTRY, '--home', home] : [BIN, 'engine', '--home', home];
+    const engine = spawn(process.execPath, args, { stdio: 'ignore', env: { ...process.env, ...env } });
     const exited = new Promise<void>((resolve) => engine.once('exit', () => resolve()));
     if (moment.from === 'first server') {
       while (!markedProcesses(mark).some((pid) => pid !== engine.pid)) {
@@ -136,7 +143,7 @@ async function stopEngineAt(moment: Moment): Promise<string> {
     const took = Date.now() - t0;
     expect(left, `processes still running 5 s after SIGTERM at ${at} ms (${running} ran then)`).toEqual([]);
     await exited;
-    return `${moment.ms} ms after the ${moment.from} (${at} ms): ${running} running, gone in ${took} ms`;
+    return `${moment.entry ? `${moment.entry}: ` : ''}${moment.ms} ms after the ${moment.from} (${at} ms): ${running} running, gone in ${took} ms`;
   } finally {
     killMarked(mark);
   }
