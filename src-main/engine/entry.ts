@@ -7,7 +7,7 @@ import { toErrorData } from '../../src-shared/errors.ts';
 import { Engine } from './engine.ts';
 import { EngineRunningError } from './engine-files.ts';
 import { resolveHome } from './home.ts';
-import { onStopSignal } from './stop-signals.mjs';
+import { stopSignal } from './stop-signals.mjs';
 
 interface ParentPort {
   on(event: 'message', listener: (e: { data: unknown }) => void): void;
@@ -23,23 +23,20 @@ async function start(): Promise<void> {
   const home = resolveHome(argValue('--home'));
   const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
   // Stopped at any moment, even while it starts, the engine goes and takes its servers with it.
-  const stop = new AbortController();
+  const stop = stopSignal();
   let engine: Engine | undefined;
-  onStopSignal(() => {
-    stop.abort();
-    // A start under way stops itself (Engine.start throws); a started engine is stopped here.
-    if (engine) void engine.dispose().finally(() => process.exit(0));
-  });
+  // A start under way stops itself (Engine.start throws); a started engine is stopped here.
+  stop.addEventListener('abort', () => void engine?.dispose().finally(() => process.exit(0)), { once: true });
   try {
-    engine = await Engine.start({ home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`), signal: stop.signal });
+    engine = await Engine.start({ home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`), signal: stop });
   } catch (err) {
-    if (stop.signal.aborted) process.exit(0);
+    if (stop.aborted) process.exit(0);
     port?.postMessage({ type: 'fatal', error: toErrorData(err), running: err instanceof EngineRunningError });
     process.exit(err instanceof EngineRunningError ? 3 : 1);
   }
   const started = engine;
   // Stopped after the start's last check: the signal found no engine to stop yet.
-  if (stop.signal.aborted) return void started.dispose().finally(() => process.exit(0));
+  if (stop.aborted) return void started.dispose().finally(() => process.exit(0));
   port?.on('message', (e) => {
     const req = e.data as ControlRequest;
     if (!req || typeof req.id !== 'number') return;

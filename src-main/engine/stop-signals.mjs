@@ -56,6 +56,27 @@ export function onStopSignal(stop) {
 }
 
 /**
+ * How long a stopped engine may take to go, in ms: past it the process exits whatever still hangs
+ * (the servers' process groups are killed on exit; stdio-transport.ts). Under the desktop app's
+ * 5 s wait for its engine to exit.
+ */
+export const STOP_DEADLINE_MS = 4000;
+
+/**
+ * Aborted by the first stop signal; from that signal on the process is gone within
+ * STOP_DEADLINE_MS, however its stop goes.
+ * @returns {AbortSignal}
+ */
+export function stopSignal() {
+  const ctrl = new AbortController();
+  onStopSignal(() => {
+    setTimeout(() => process.exit(0), STOP_DEADLINE_MS).unref();
+    ctrl.abort();
+  });
+  return ctrl.signal;
+}
+
+/**
  * Ends the process by `signal` itself, as if nobody had listened (its parent sees the signal).
  * @param {StopSignal} signal
  */

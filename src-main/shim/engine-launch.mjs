@@ -121,7 +121,7 @@ export function engineCommand(home, opts = {}) {
  * starts the engine, and every other starter (a shim, the native shim, a command) waits for the
  * socket instead, so starters that find no engine at the same moment spawn one engine, not one
  * each. The file holds the claimant's pid; it is released when the claimant reaches the engine
- * or its engine exits, and broken when its pid is gone or it is older than START_CLAIM_STALE_MS
+ * or its engine exits, and broken when its pid is gone or it is older than START_CLAIM_STALE_MS (or dated further ahead)
  * (a claimant killed mid-start; an engine start takes a second or two). The native shim
  * (native/shim/src/main.rs) follows the same file and rules.
  */
@@ -179,7 +179,9 @@ function claimIsStale(file) {
   // Anything but our own small regular file (a pipe planted there would block the read) is no claim.
   const text = readHomeText(file);
   if (text === undefined) return true;
-  if (Date.now() - mtimeMs > START_CLAIM_STALE_MS) return true;
+  // Judged by distance, not sign: a claim dated ahead (a clock set back, a copied or touched file)
+  // would otherwise never grow old, and its live pid may be a reused one of another program.
+  if (Math.abs(Date.now() - mtimeMs) > START_CLAIM_STALE_MS) return true;
   const pid = Number.parseInt(text, 10);
   // Empty: its claimant is writing its pid this instant.
   if (!(pid > 0)) return false;

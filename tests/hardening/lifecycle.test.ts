@@ -3,14 +3,14 @@
 // broken; an engine stopped at any moment of its start goes, with its servers; a client's
 // listing that times out leaves none of the servers it started.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { ensureBundle } from '../../scripts/bundle.mjs';
 import { autostartFile, syncLoginItem, type LoginItemHost } from '../../src-main/electron/login-item.ts';
 import { listingStartingServers } from '../engine/clients/listing-servers.ts';
-import { BIN, cleanupHomes, fixtureServer, makeHome } from '../helpers/home.ts';
+import { BIN, ROOT, cleanupHomes, cli, fixtureServer, makeHome, NATIVE_SHIM_UNAVAILABLE, SHIM_KINDS, shimClient } from '../helpers/home.ts';
 import { CAN_FIND_MARKED, killMarked, MARK_VAR, markedGone, markedProcesses, newMark } from '../helpers/processes.ts';
 import { hardeningCase } from './hardening-case.ts';
 
@@ -80,6 +80,8 @@ describe.skipIf(!CAN_FIND_MARKED)('issue 29: an engine stopped while it starts',
   const MOMENTS: Moment[] = [
     ...Array.from({ length: 16 }, (_, i) => ({ ms: i * 100, from: 'spawn' as const })),
     ...[0, 100, 250, 500].map((ms) => ({ ms, from: 'first server' as const })),
+    // The desktop app's engine (a utility process running entry.ts; here under plain Node).
+    ...[0, 250].map((ms) => ({ ms, from: 'first server' as const, entry: 'desktop' as const })),
   ];
   // Four engines at a time: two cores, and each start takes one for about half a second.
   const AT_ONCE = 4;
@@ -90,7 +92,7 @@ describe.skipIf(!CAN_FIND_MARKED)('issue 29: an engine stopped while it starts',
     async (tally) => {
       const seen: string[] = [];
       for (let i = 0; i < MOMENTS.length; i += AT_ONCE) {
-        await Promise.all(MOMENTS.slice(i, i + AT_ONCE).map((m) => tally.attempt(`SIGTERM ${m.ms} ms after the ${m.from}`, async () => void seen.push(await stopEngineAt(m)))));
+        await Promise.all(MOMENTS.slice(i, i + AT_ONCE).map((m) => tally.attempt(`${m.entry ? `${m.entry}: ` : ''}SIGTERM ${m.ms} ms after the ${m.from}`, async () => void seen.push(await stopEngineAt(m)))));
       }
       tally.notes!.push(...seen);
     },
@@ -101,7 +103,11 @@ describe.skipIf(!CAN_FIND_MARKED)('issue 29: an engine stopped while it starts',
 interface Moment {
   ms: number;
   from: 'spawn' | 'first server';
+  /** `switchboard engine` unless 'desktop'. */
+  entry?: 'desktop';
 }
+
+const DESKTOP_ENTRY = path.join(ROOT, 'src-main/engine/entry.ts');
 
 /**
  * Starts `switchboard engine` with a server that ignores SIGTERM and survives its stdin closing
@@ -119,7 +125,8 @@ async function stopEngineAt(moment: Moment): Promise<string> {
   });
   try {
     const t00 = Date.now();
-    const engine = spawn(process.execPath, [BIN, 'engine', '--home', home], { stdio: 'ignore', env: { ...process.env, ...env } });
+    const args = moment.entry === 'desktop' ? ['--import', 'tsx', DESKTOP_ENTRY, '--home', home] : [BIN, 'engine', '--home', home];
+    const engine = spawn(process.execPath, args, { stdio: 'ignore', env: { ...process.env, ...env } });
     const exited = new Promise<void>((resolve) => engine.once('exit', () => resolve()));
     if (moment.from === 'first server') {
       while (!markedProcesses(mark).some((pid) => pid !== engine.pid)) {
@@ -136,7 +143,7 @@ async function stopEngineAt(moment: Moment): Promise<string> {
     const took = Date.now() - t0;
     expect(left, `processes still running 5 s after SIGTERM at ${at} ms (${running} ran then)`).toEqual([]);
     await exited;
-    return `${moment.ms} ms after the ${moment.from} (${at} ms): ${running} running, gone in ${took} ms`;
+    return `${moment.entry ? `${moment.entry}: ` : ''}${moment.ms} ms after the ${moment.from} (${at} ms): ${running} running, gone in ${took} ms`;
   } finally {
     killMarked(mark);
   }
@@ -154,4 +161,52 @@ describe.skipIf(!CAN_FIND_MARKED)("issue 29: a client's listing", () => {
       });
     }
   });
+});
+
+describe('issue 29: locks dated in the future', () => {
+  const NEXT_YEAR = () => new Date(Date.now() + 365 * 24 * 3600_000);
+
+  hardeningCase('fault', 'issue 29 #6: config.json.lock and run/engine-start.claim dated a year ahead, naming a live unrelated process, are broken: saves work, shims start the engine', async (tally) => {
+    // A live process that is no Switchboard (a recycled pid): only the date can tell the lock is stale.
+    const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+    try {
+      await tally.attempt('config.json.lock: config set', async () => {
+        const home = makeHome({ servers: {}, profiles: {} });
+        const lock = path.join(home, 'config.json.lock');
+        writeFileSync(lock, `${stranger.pid}\n`);
+        utimesSync(lock, NEXT_YEAR(), NEXT_YEAR());
+        const t0 = Date.now();
+        const r = cli(home, ['config', 'set', 'settings.startAtLogin', 'false']);
+        const took = Date.now() - t0;
+        expect(r.stderr).not.toContain('try again in a moment');
+        expect(r.code).toBe(0);
+        // Well inside the 15 s a live owner is waited for.
+        expect(took).toBeLessThan(10_000);
+        tally.notes!.push(`config set: ${took} ms`);
+      });
+      for (const kind of SHIM_KINDS) {
+        if (kind === 'native' && NATIVE_SHIM_UNAVAILABLE) continue;
+        await tally.attempt(`run/engine-start.claim: ${kind} shim`, async () => {
+          const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { p: { servers: ['basic'] } } });
+          const claim = path.join(home, 'run', 'engine-start.claim');
+          mkdirSync(path.dirname(claim), { recursive: true });
+          writeFileSync(claim, `${stranger.pid}\n`);
+          utimesSync(claim, NEXT_YEAR(), NEXT_YEAR());
+          const t0 = Date.now();
+          const client = await Promise.race([
+            shimClient(home, 'p', { shim: kind }),
+            new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the shim reached no engine in 25 s')), 25_000)),
+          ]);
+          try {
+            expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+          } finally {
+            await client.close();
+          }
+          tally.notes!.push(`${kind} shim: tools in ${Date.now() - t0} ms`);
+        });
+      }
+    } finally {
+      stranger.kill('SIGKILL');
+    }
+  }, 120_000);
 });

@@ -2,7 +2,7 @@
 // at once) start one engine between them, never one each, and every one of them gets the full
 // tool list from it. Real shims (both kinds), a real engine, a real server.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -67,6 +67,22 @@ describe('the claim on starting a home\'s engine', () => {
     const again = claimEngineStart(home);
     expect(again).toBeTypeOf('function');
     again!();
+  });
+
+  it('is broken when dated further ahead than it may live, even naming a live process', () => {
+    const home = makeHome();
+    const file = path.join(home, 'run', START_CLAIM_FILE);
+    mkdirSync(path.dirname(file), { recursive: true });
+    // pid 1 is alive: only the date can make the claim stale.
+    writeFileSync(file, '1\n');
+    const soon = new Date(Date.now() + 5_000);
+    utimesSync(file, soon, soon);
+    expect(claimEngineStart(home)).toBeUndefined();
+    const nextYear = new Date(Date.now() + 365 * 24 * 3600_000);
+    utimesSync(file, nextYear, nextYear);
+    const release = claimEngineStart(home);
+    expect(release).toBeTypeOf('function');
+    release!();
   });
 
   it('is broken when the starter that holds it has died', () => {

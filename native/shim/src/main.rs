@@ -31,7 +31,7 @@ use std::process::{exit, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// How long to wait for an engine that restarts by itself before starting one.
 const SELF_RESTART_GRACE: Duration = Duration::from_millis(2500);
@@ -188,7 +188,8 @@ fn engine_log(home: &str) -> Option<std::fs::File> {
 
 /// The claim on starting a home's engine, as claimEngineStart in src-main/shim/engine-launch.mjs:
 /// the starter that creates <home>/run/engine-start.claim (holding its pid) starts the engine;
-/// every other one waits for the socket. Broken when its pid is gone or it is older than this.
+/// every other one waits for the socket. Broken when its pid is gone or it is older than this (or
+/// dated further ahead).
 const START_CLAIM_FILE: &str = "engine-start.claim";
 const START_CLAIM_STALE: Duration = Duration::from_secs(15);
 
@@ -229,19 +230,29 @@ fn read_claim(file: &Path) -> Option<String> {
 }
 
 fn claim_is_stale(file: &Path) -> bool {
-    let age = std::fs::metadata(file).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+    let mtime = std::fs::metadata(file).and_then(|m| m.modified()).ok();
     // Anything but our own small regular file (a pipe planted there would block the read) is no claim.
     let text = match read_claim(file) {
         Some(t) => t,
         None => return true,
     };
-    if age.map_or(false, |a| a > START_CLAIM_STALE) {
+    if mtime.map_or(false, |t| further_than(t, START_CLAIM_STALE)) {
         return true;
     }
     match text.trim().parse::<i32>() {
         // Empty: its claimant is writing its pid this instant.
         Ok(pid) if pid > 0 => !process_alive(pid),
         _ => false,
+    }
+}
+
+/// Whether `t` lies further than `bound` from now, in the past or ahead: a claim dated ahead (a
+/// clock set back, a copied or touched file) would otherwise never grow old, and its live pid may
+/// be a reused one of another program.
+fn further_than(t: SystemTime, bound: Duration) -> bool {
+    match SystemTime::now().duration_since(t) {
+        Ok(age) => age > bound,
+        Err(ahead) => ahead.duration() > bound,
     }
 }
 
@@ -846,6 +857,26 @@ fn run_node(args: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn breaks_a_live_claim_dated_far_ahead_or_behind() {
+        let dir = std::env::temp_dir().join(format!("sb-claim-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(START_CLAIM_FILE);
+        // Our own pid: alive, so only the date can make it stale.
+        std::fs::write(&file, own_claim()).unwrap();
+        let at = |t: SystemTime| std::fs::File::options().write(true).open(&file).unwrap().set_modified(t).unwrap();
+        let year = Duration::from_secs(365 * 24 * 3600);
+        at(SystemTime::now());
+        assert!(!claim_is_stale(&file), "a fresh claim of a live starter");
+        at(SystemTime::now() + Duration::from_secs(5));
+        assert!(!claim_is_stale(&file), "a few seconds ahead is a clock's jitter");
+        at(SystemTime::now() + year);
+        assert!(claim_is_stale(&file), "a year ahead");
+        at(SystemTime::now() - year);
+        assert!(claim_is_stale(&file), "a year old");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn reads_engine_ids_like_the_node_shim() {

@@ -3,8 +3,9 @@
 // moment, even while it starts, it goes and takes its servers with it.
 import { Engine } from '../../engine/engine.ts';
 import { EngineRunningError } from '../../engine/engine-files.ts';
+import { stopSignal } from '../../engine/stop-signals.mjs';
 import type { CliContext } from '../context.ts';
-import { serveUntil, stopSignal } from './serve.ts';
+import { serveUntil } from './serve.ts';
 
 export async function run(_args: string[], ctx: CliContext): Promise<number> {
   const stop = stopSignal();

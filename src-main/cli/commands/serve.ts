@@ -3,7 +3,7 @@ import { Engine } from '../../engine/engine.ts';
 import { EngineRunningError } from '../../engine/engine-files.ts';
 import { homePaths } from '../../engine/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
-import { onStopSignal } from '../../engine/stop-signals.mjs';
+import { stopSignal } from '../../engine/stop-signals.mjs';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 
@@ -54,25 +54,6 @@ export async function runningUiAddress(home: string): Promise<string | null> {
   } finally {
     client.close();
   }
-}
-
-/**
- * How long a stopped engine may take to go, in ms: past it the process exits whatever still hangs
- * (the servers' process groups are killed on exit; stdio-transport.ts).
- */
-export const STOP_DEADLINE_MS = 4000;
-
-/**
- * Aborted by the first stop signal (SIGTERM, SIGINT, SIGHUP; stop-signals.mjs), caught from the
- * command's first moment. From that signal on the process is gone within STOP_DEADLINE_MS.
- */
-export function stopSignal(): AbortSignal {
-  const ctrl = new AbortController();
-  onStopSignal(() => {
-    setTimeout(() => process.exit(0), STOP_DEADLINE_MS).unref();
-    ctrl.abort();
-  });
-  return ctrl.signal;
 }
 
 /** Serves until `signal` aborts, then shuts down cleanly (children killed, socket removed). */

@@ -11,7 +11,7 @@ import { isProcessAlive } from './atomic-file.ts';
 import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 export interface LockOptions {
-  /** A lock older than this, in ms, is broken even when its pid is alive (a reused pid, a hung owner). Defaults to never. */
+  /** A lock older than this, in ms (or dated further ahead), is broken even when its pid is alive (a reused pid, a hung owner). Defaults to never. */
   staleMs?: number;
   /** A lock naming this process's own pid is left by an earlier life of that pid (containers reuse pids): break it. Defaults to false. */
   reclaimOwnPid?: boolean;
@@ -109,7 +109,9 @@ function breakIfStale(lockPath: string, opts: LockOptions): boolean {
   if (owner === 'gone') return true;
   // Locks are complete from birth, so one without a pid was written by something else.
   const dead = owner === undefined || (owner === process.pid ? opts.reclaimOwnPid === true : !isProcessAlive(owner));
-  const old = opts.staleMs !== undefined && Date.now() - before.mtimeMs > opts.staleMs;
+  // Judged by distance, not sign: a lock dated ahead (a clock set back, a copied or touched file)
+  // would otherwise never grow old, and its live pid may be a reused one of another program.
+  const old = opts.staleMs !== undefined && Math.abs(Date.now() - before.mtimeMs) > opts.staleMs;
   if (!dead && !old) return false;
   // Move the stale lock aside rather than unlinking it, then check that what moved is the lock
   // judged stale: another breaker may have replaced it with a fresh, live one in between.

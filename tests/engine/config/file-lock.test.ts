@@ -64,6 +64,16 @@ describe('tryLock', () => {
     expect(tryLock(lock, { staleMs: 10_000 }).ok).toBe(true);
   });
 
+  it("breaks a live owner's lock dated further ahead than staleMs, but not one a clock's jitter ahead", () => {
+    writeFileSync(lock, '1\n');
+    const soon = new Date(Date.now() + 5_000);
+    utimesSync(lock, soon, soon);
+    expect(tryLock(lock, { staleMs: 10_000 }).ok).toBe(false);
+    const nextYear = new Date(Date.now() + 365 * 24 * 3600_000);
+    utimesSync(lock, nextYear, nextYear);
+    expect(tryLock(lock, { staleMs: 10_000 }).ok).toBe(true);
+  });
+
   it('does not remove a lock someone else took after ours was broken', () => {
     const held = tryLock(lock);
     if (!held.ok) throw new Error('not taken');
