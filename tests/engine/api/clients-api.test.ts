@@ -220,7 +220,7 @@ describe('clients.* control API', () => {
       { action: 'add', clientName: 'weather', name: 'weather', server: { command: 'uvx', args: ['weather-mcp', '--units', 'metric'], envKeys: ['API_KEY'] } },
     ]);
     expect(JSON.stringify(plan)).not.toContain('sk-weather-123');
-    expect(plan.replaceProfile).toBe('claude-desktop');
+    expect(plan.replaceProfile).toBe('my-tools');
     expect(readFileSync(path.join(home, 'config.json'), 'utf8')).toBe(configBefore);
   });
 
