@@ -195,8 +195,18 @@ describe('connect / disconnect / undo commands', () => {
     expect(out).toContain('copy-paste: "switchboard connect jan --profile NAME" prints the steps');
   });
 
+  it("counts Cursor's CLI as installed by its own installer folder or settings file, not by the editor's ~/.cursor", async () => {
+    u.place('cursor', 'several-servers.json');
+    expect(u.connector('cursor').installed()).toBe(true);
+    expect(u.connector('cursor-cli').installed()).toBe(false);
+    expect((await fails(importCmd(['cursor-cli'], ctx))).message).toMatch(/Cursor CLI does not seem to be installed/);
+    writeFileSync(path.join(u.userHome, '.cursor', 'cli-config.json'), '{}');
+    expect(u.connector('cursor-cli').installed()).toBe(true);
+  });
+
   it("connects Cursor's CLI through Cursor's own file once: the second connect finds the entry and says the file is shared", async () => {
     const file = u.place('cursor', 'several-servers.json');
+    mkdirSync(path.join(u.userHome, '.local', 'share', 'cursor-agent'), { recursive: true }); // where its installer puts it
     expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
     const afterCursor = readFileSync(file);
     out = '';
