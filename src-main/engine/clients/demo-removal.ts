@@ -5,9 +5,9 @@
 import type { DemoRemovalResult } from '../../../src-shared/api.ts';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_PROFILES, DEMO_README, isDemoServer } from '../config/default-config.ts';
+import { DEMO_README, isDemoServer } from '../config/default-config.ts';
+import { DEMO_PROFILES, isDemoProfile, MY_TOOLS_PROFILE } from '../../../src-shared/config/starter-profiles.ts';
 import { entryName, listConnectors, type ConnectorOptions } from './connector.ts';
-import { MY_TOOLS_PROFILE } from './import-apply.ts';
 import type { ShimEntry } from './shim-entry.ts';
 
 export interface DemoRemovalDeps extends ConnectorOptions {
@@ -26,7 +26,7 @@ export function withoutDemo(raw: Record<string, unknown>, home: string): { raw: 
   const servers = { ...((raw.servers as Record<string, Record<string, unknown>> | undefined) ?? {}) };
   const demoProfiles = DEMO_PROFILES.filter((p) => Object.hasOwn(profiles, p));
   const inDemo = [...new Set(demoProfiles.flatMap((p) => profiles[p]!.servers ?? []))];
-  const usedElsewhere = new Set(Object.entries(profiles).filter(([n]) => !demoProfiles.includes(n as never)).flatMap(([, p]) => p.servers ?? []));
+  const usedElsewhere = new Set(Object.entries(profiles).filter(([n]) => !isDemoProfile(n)).flatMap(([, p]) => p.servers ?? []));
   const goes = inDemo.filter((s) => Object.hasOwn(servers, s) && isDemoServer(home, s, servers[s] as never) && !usedElsewhere.has(s));
   // A server of the person's in a demo profile (an import from before "my-tools" put it there) stays theirs.
   const kept = inDemo.filter((s) => Object.hasOwn(servers, s) && !isDemoServer(home, s, servers[s] as never) && !usedElsewhere.has(s));
@@ -63,7 +63,7 @@ export async function removeDemo(deps: DemoRemovalDeps): Promise<DemoRemoval> {
     } catch {
       continue; // an unreadable file is left as it is; its card says why
     }
-    const demo = connected.filter((p) => edit.profiles.includes(p) || (DEMO_PROFILES as readonly string[]).includes(p));
+    const demo = connected.filter((p) => edit.profiles.includes(p) || isDemoProfile(p));
     if (demo.length === 0) continue;
     // The person's servers moved out of the demo: the app keeps them through their profile.
     if (edit.kept.length) {

@@ -3,17 +3,13 @@
 // validated, atomic change — never servers in no profile, never a half-written import. With
 // `replace`, the client's entries for them then give way to that profile's one Switchboard entry.
 import { PROFILE_NAME_RE, type ServerConfig } from '../../../src-shared/config/schema.ts';
+import { MY_TOOLS_PROFILE } from '../../../src-shared/config/starter-profiles.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Connector, WriteOutcome } from './connector.ts';
 import { planImport, type ImportPlan } from './import.ts';
 import type { ShimEntry } from './shim-entry.ts';
 
-/**
- * The profile imported servers join, from every app: the person's own tools, apart from the demo.
- * One profile keeps it simple: each app whose servers were brought over (and each app connected
- * later) gets all of them, and none of the demo's.
- */
-export const MY_TOOLS_PROFILE = 'my-tools';
+export { MY_TOOLS_PROFILE };
 
 /** The config.json side of an import. */
 export interface ImportTarget {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { APP_ROOT } from '../app-root.ts';
 import { SHIM_PATH_ENV } from '../clients/shim-entry.ts';
+import { DEMO_PROFILES } from '../../../src-shared/config/starter-profiles.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -52,14 +53,11 @@ export function defaultConfig(opts: DefaultConfigOptions): object {
   return {
     servers,
     profiles: {
-      demo: { servers: names, surface: 'tools' },
-      'demo-code': { servers: names, surface: 'code' },
+      [DEMO_PROFILES[0]]: { servers: names, surface: 'tools' },
+      [DEMO_PROFILES[1]]: { servers: names, surface: 'code' },
     },
   };
 }
-
-/** The profiles the first run makes to try Switchboard with: no app gets them unless the person picks one. */
-export const DEMO_PROFILES = ['demo', 'demo-code'] as const;
 
 /**
  * Whether `name`/`cfg` is one of the demo's servers in `home`: a reference server that ships with

@@ -1,0 +1,24 @@
+// What an import's preview says around the servers, in words, the same on the welcome and on the
+// Connect page: where they go, and why one gets another name. Pure.
+import type { ImportPlanEntry, ImportPlanResult } from '../../src-shared/api.ts';
+import { terminalSafe } from '../../src-shared/terminal-text.ts';
+
+const q = (s: string) => `“${terminalSafe(s)}”`;
+
+/** Where the servers go: the person's own profile, with what is in it already. */
+export function destinationWords(plan: Pick<ImportPlanResult, 'replaceProfile' | 'profileServers'>): string {
+  const p = plan.replaceProfile;
+  return plan.profileServers.length
+    ? `They join your profile ${q(p)}, which has ${plan.profileServers.map(q).join(', ')} already: every app connected to ${q(p)} gets all of them.`
+    : `They go into a profile of your own, ${q(p)}, kept apart from the demo: every app you connect to it gets them.`;
+}
+
+/** Why a server is brought over under another name; null when it keeps its own. */
+export function renameWords(e: Extract<ImportPlanEntry, { action: 'add' }>, app: string): string | null {
+  if (e.taken) return `Named ${q(e.name)} here: Switchboard already has a different server called ${q(e.taken)}, and both are kept.`;
+  if (e.name !== e.clientName) return `Called ${q(e.clientName)} in ${app}; named ${q(e.name)} here, since a name here uses only letters, digits, “.”, “-” and “_”.`;
+  return null;
+}
+
+/** The servers a plan brings over (added or already there). */
+export const coveredCount = (plan: ImportPlanResult): number => plan.entries.filter((e) => e.action !== 'skip').length;
