@@ -1,10 +1,11 @@
 // `switchboard import` is the app's import: the same plan, destination and "already there" rule,
 // whether it runs the steps itself (no engine) or asks the running engine. Real binary, real
 // client files in a temp $HOME, the first-run demo beside the person's servers.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src-main/engine/config/default-config.ts';
 import { cleanupHomes, cli, makeHome, referenceServer } from '../helpers/home.ts';
 import { serve } from '../helpers/serve.ts';
 
@@ -31,8 +32,16 @@ beforeEach(() => {
 const config = (home: string) => JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8'));
 
 describe('switchboard import', () => {
+  it('writes nothing on a dry run, not even a first config.json', () => {
+    const home = makeHome();
+    expect(cli(home, ['import', 'claude-desktop'], undefined, env).stdout).toContain('+ memory: command');
+    expect(existsSync(path.join(home, 'config.json'))).toBe(false);
+  });
+
   it('says in its dry run where each server goes and why one gets a new name, then brings both into "my-tools"', () => {
     const home = makeHome();
+    // The first-run config, demo and all, as the app writes it.
+    writeFileSync(path.join(home, 'config.json'), JSON.stringify(defaultConfig({ home, nodePath: process.execPath }), null, 2));
     const dry = cli(home, ['import', 'claude-desktop'], undefined, env);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('+ memory-claude-desktop (was "memory"; Switchboard already has a different server called "memory")');

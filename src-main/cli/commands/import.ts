@@ -30,6 +30,9 @@ function importStep<M extends ImportMethod>(ctx: CliContext, method: M, params: 
       });
       return (handlers[method] as (p: ControlApi[M]['params']) => Promise<ControlApi[M]['result']>)(params);
     },
+    // A dry run writes nothing, not even a first-run config.json; and the apply then plans
+    // against the same (absent) file, so it does what the dry run said.
+    { createDefault: false },
   );
 }
 
