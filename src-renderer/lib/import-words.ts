@@ -22,3 +22,18 @@ export function renameWords(e: Extract<ImportPlanEntry, { action: 'add' }>, app:
 
 /** The servers a plan brings over (added or already there). */
 export const coveredCount = (plan: ImportPlanResult): number => plan.entries.filter((e) => e.action !== 'skip').length;
+
+/** A config path such as `profiles.demo.servers.5` or `servers.memory.env`: words for a developer. */
+const CONFIG_PATH = /\b(?:servers|profiles|settings)\.[\w.-]+/;
+
+/**
+ * An import's failure for a person: a sentence they can act on, and the engine's own message
+ * (with its config paths) kept for a "Details" disclosure when it names any.
+ */
+export function importFailure(message: string): { sentence: string; details: string | null } {
+  if (!CONFIG_PATH.test(message)) return { sentence: message, details: null };
+  return {
+    sentence: 'Nothing was brought over: Switchboard’s settings file has a problem it would not write over. The details say where; fix that (or undo a hand edit), then try again.',
+    details: message,
+  };
+}
