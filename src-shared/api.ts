@@ -263,6 +263,8 @@ export interface ImportPlanResult {
   replaceProfile: string;
   /** The servers already in that profile (brought over from other apps, or put there by hand). */
   profileServers: string[];
+  /** Demo profiles the client is connected to: `replace` removes their entries too, so the app gets its own tools, not the demo's. */
+  demoEntries: string[];
 }
 
 /** A tool call from code waiting for approval (profile `approvals`). */

@@ -13,6 +13,11 @@ export function destinationWords(plan: Pick<ImportPlanResult, 'replaceProfile' |
     : `They go into a profile of your own, ${q(p)}, kept apart from the demo: every app you connect to it gets them.`;
 }
 
+/** With `replace`: the app's demo entry goes too (null when it has none). */
+export function demoEntryWords(plan: Pick<ImportPlanResult, 'demoEntries'>, app: string): string | null {
+  return plan.demoEntries.length ? `${app} is connected to the demo too; that entry goes as well, so ${app} gets your tools and not the demo’s.` : null;
+}
+
 /** Why a server is brought over under another name; null when it keeps its own. */
 export function renameWords(e: Extract<ImportPlanEntry, { action: 'add' }>, app: string): string | null {
   if (e.taken) return `Named ${q(e.name)} here: Switchboard already has a different server called ${q(e.taken)}, and both are kept.`;

@@ -65,6 +65,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (!apply) {
     if (covered) lines.push(`They go into your profile "${profile}"${others}.`);
+    if (covered && plan.demoEntries.length) lines.push(`With --replace, ${c.displayName}'s demo entr${plan.demoEntries.length === 1 ? 'y goes' : 'ies go'} too (${plan.demoEntries.map((p) => `"switchboard-${p}"`).join(', ')}): it gets your tools, not the demo's.`);
     lines.push(
       covered
         ? `Dry run: nothing was written. To bring ${covered === 1 ? 'it' : 'them'} over: switchboard import ${c.id} --apply` +

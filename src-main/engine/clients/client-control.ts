@@ -8,6 +8,7 @@ import { readClientState } from './client-state.ts';
 import { getConnector, listConnectors, entryName, type Connector, type ConnectorOptions, type WriteOutcome } from './connector.ts';
 import { applyImport, importProfile, planFor } from './import-apply.ts';
 import { previewServer } from './import.ts';
+import { isDemoProfile } from '../../../src-shared/config/starter-profiles.ts';
 import { checkListing } from './listing.ts';
 import { defaultShimEntry } from './shim-entry.ts';
 
@@ -111,6 +112,7 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
         configPath: c.configPath(),
         replaceProfile: profile,
         profileServers: profiles[profile]?.servers ?? [],
+        demoEntries: (await c.connectedProfiles()).filter(isDemoProfile),
         entries: plan.items.map((i): ImportPlanEntry =>
           i.action === 'add' ? { action: 'add', clientName: i.clientName, name: i.name, server: previewServer(i.config), ...(i.taken ? { taken: i.taken } : {}) }
           : i.action === 'duplicate' ? { action: 'duplicate', clientName: i.clientName, existing: i.existing }

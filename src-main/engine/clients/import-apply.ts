@@ -3,9 +3,9 @@
 // validated, atomic change — never servers in no profile, never a half-written import. With
 // `replace`, the client's entries for them then give way to that profile's one Switchboard entry.
 import { PROFILE_NAME_RE, type ServerConfig } from '../../../src-shared/config/schema.ts';
-import { MY_TOOLS_PROFILE } from '../../../src-shared/config/starter-profiles.ts';
+import { isDemoProfile, MY_TOOLS_PROFILE } from '../../../src-shared/config/starter-profiles.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import type { Connector, WriteOutcome } from './connector.ts';
+import { entryName, type Connector, type WriteOutcome } from './connector.ts';
 import { planImport, type ImportPlan } from './import.ts';
 import type { ShimEntry } from './shim-entry.ts';
 
@@ -60,7 +60,11 @@ export async function applyImport(c: Connector, opts: { replace?: boolean; profi
   const covered = plan.items.filter((i) => i.action !== 'skip');
   const out: ImportOutcome = { plan, added: Object.keys(plan.toAdd), profile: covered.length ? profile : null, replaced: null };
   if (!opts.replace || covered.length === 0) return out;
-  const entries = covered.map((i) => i.clientName);
+  // The app gets what it had, through the person's profile: an entry for the demo (the old
+  // welcome connected apps to it by itself) goes in the same write, or the demo's tools would
+  // mix with the person's there.
+  const demo = (await c.connectedProfiles()).filter(isDemoProfile).map(entryName);
+  const entries = [...covered.map((i) => i.clientName), ...demo];
   const write = await c.replace(entries, profile, target.shimEntry(profile));
   return { ...out, replaced: { profile, entries, write } };
 }

@@ -297,6 +297,16 @@ describe('import command', () => {
     expect(readFileSync(file).equals(original)).toBe(true);
   });
 
+  it("--replace also takes out the app's demo entry: it gets its own tools, not the demo's", async () => {
+    const file = u.place('cursor', 'several-servers.json');
+    expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
+    out = '';
+    expect(await importCmd(['cursor'], ctx)).toBe(0);
+    expect(out).toContain(`With --replace, Cursor's demo entry goes too ("switchboard-demo")`);
+    expect(await importCmd(['cursor', '--replace'], ctx)).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).mcpServers)).toEqual(['switchboard-my-tools']);
+  });
+
   it('reads YAML clients: Goose\'s cmd/envs entries (its built-ins skipped) and Continue\'s named list', async () => {
     u.place('goose', 'goose-config.yaml');
     expect(await importCmd(['goose'], ctx)).toBe(0);
