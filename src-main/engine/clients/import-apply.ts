@@ -9,8 +9,6 @@ import { entryName, type Connector, type WriteOutcome } from './connector.ts';
 import { planImport, type ImportPlan } from './import.ts';
 import type { ShimEntry } from './shim-entry.ts';
 
-export { MY_TOOLS_PROFILE };
-
 /** The config.json side of an import. */
 export interface ImportTarget {
   /** A validated, atomic edit of config.json (ConfigStore.update): `mutate` gets the file's current content. */
