@@ -6,6 +6,8 @@ import type { ErrorData } from './errors.ts';
 export const IPC_CHANNELS = {
   /** Renderer → main: one control API call; answered with an IpcReply. */
   call: 'switchboard:call',
+  /** Renderer → main: the person asked to start the engine again now (it stopped answering). */
+  restartEngine: 'switchboard:restart-engine',
 } as const;
 export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
 
@@ -20,4 +22,6 @@ export type IpcReply = { result: unknown } | { error: ErrorData };
 /** What the preload puts on `window.switchboard`. */
 export interface SwitchboardBridge {
   call(method: ControlMethod, params: unknown): Promise<IpcReply>;
+  /** Starts the engine again now; absent in builds older than this channel. */
+  restartEngine?(): Promise<void>;
 }

@@ -30,7 +30,8 @@ export function isTrustedSender(event: InvokeEventLike, trusted: TrustedSenders)
   return trusted.has(event.sender.id) && frame !== null && frame.parent === null && trusted.isAppUrl(frame.url);
 }
 
-export function createIpcRelay(ipcMain: IpcMainLike, trusted: TrustedSenders, engine: ControlClient): { dispose(): void } {
+/** `restartEngine`: what main does when our window asks to start the engine again now. */
+export function createIpcRelay(ipcMain: IpcMainLike, trusted: TrustedSenders, engine: ControlClient, restartEngine?: () => void): { dispose(): void } {
   ipcMain.handle(IPC_CHANNELS.call, async (event, payload): Promise<IpcReply> => {
     if (!isTrustedSender(event, trusted)) {
       return { error: { code: 'denied', message: 'This window is not allowed to talk to Switchboard.' } };
@@ -50,5 +51,18 @@ export function createIpcRelay(ipcMain: IpcMainLike, trusted: TrustedSenders, en
       return { error: toErrorData(err) };
     }
   });
-  return { dispose: () => ipcMain.removeHandler(IPC_CHANNELS.call) };
+  ipcMain.handle(IPC_CHANNELS.restartEngine, async (event): Promise<IpcReply> => {
+    if (!isTrustedSender(event, trusted)) {
+      return { error: { code: 'denied', message: 'This window is not allowed to talk to Switchboard.' } };
+    }
+    if (!restartEngine) return { error: { code: 'bad-request', message: 'This app cannot start its engine again from here.' } };
+    restartEngine();
+    return { result: { ok: true } };
+  });
+  return {
+    dispose: () => {
+      ipcMain.removeHandler(IPC_CHANNELS.call);
+      ipcMain.removeHandler(IPC_CHANNELS.restartEngine);
+    },
+  };
 }

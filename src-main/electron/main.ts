@@ -67,7 +67,7 @@ function startApp(): void {
       refreshTray();
     },
   });
-  const relay = createIpcRelay(ipcMain, { has: (id) => ourWindows.has(id), isAppUrl }, rpc);
+  const relay = createIpcRelay(ipcMain, { has: (id) => ourWindows.has(id), isAppUrl }, rpc, () => supervisor.restartNow());
   const guard = createUrlGuard({
     isAppUrl,
     // Only http(s) reaches here (the guard drops other schemes); the browser handles it.

@@ -6,5 +6,9 @@ import { IPC_CHANNELS, type IpcReply, type SwitchboardBridge } from '../../src-s
 
 const bridge: SwitchboardBridge = {
   call: (method: ControlMethod, params: unknown): Promise<IpcReply> => ipcRenderer.invoke(IPC_CHANNELS.call, { method, params }),
+  restartEngine: async (): Promise<void> => {
+    const reply = (await ipcRenderer.invoke(IPC_CHANNELS.restartEngine)) as IpcReply;
+    if ('error' in reply) throw new Error(reply.error.message);
+  },
 };
 contextBridge.exposeInMainWorld('switchboard', bridge);

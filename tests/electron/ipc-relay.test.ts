@@ -8,7 +8,7 @@ import { sameDocumentAs } from '../../src-main/electron/url-guard.ts';
 const INDEX = 'file:///app/out/renderer/index.html';
 type Listener = (event: InvokeEventLike, ...args: unknown[]) => Promise<IpcReply>;
 
-function setup(engine?: ControlClient) {
+function setup(engine?: ControlClient, restartEngine?: () => void) {
   const handlers = new Map<string, Listener>();
   const ipcMain: IpcMainLike = {
     handle: (ch, l) => void handlers.set(ch, l),
@@ -21,7 +21,7 @@ function setup(engine?: ControlClient) {
       return { ok: true } as never;
     },
   };
-  const relay = createIpcRelay(ipcMain, { has: (id) => id === 1, isAppUrl: sameDocumentAs(INDEX) }, engine ?? fallback);
+  const relay = createIpcRelay(ipcMain, { has: (id) => id === 1, isAppUrl: sameDocumentAs(INDEX) }, engine ?? fallback, restartEngine);
   const invoke = (event: InvokeEventLike, payload: unknown) => handlers.get(IPC_CHANNELS.call)!(event, payload);
   return { relay, handlers, calls, invoke };
 }
@@ -78,6 +78,19 @@ describe('ipc relay', () => {
 
   it('removes its handler on dispose', () => {
     const { relay, handlers } = setup();
+    relay.dispose();
+    expect(handlers.size).toBe(0);
+  });
+
+  it('starts the engine again when our window asks, and only then', async () => {
+    let restarts = 0;
+    const { handlers, relay } = setup(undefined, () => void restarts++);
+    const ask = (event: InvokeEventLike) => handlers.get(IPC_CHANNELS.restartEngine)!(event);
+    const iframe: InvokeEventLike = { sender: { id: 1 }, senderFrame: { url: 'https://evil.example/', parent: {} } };
+    expect(await ask(iframe)).toMatchObject({ error: { code: 'denied' } });
+    expect(restarts).toBe(0);
+    expect(await ask(ours)).toEqual({ result: { ok: true } });
+    expect(restarts).toBe(1);
     relay.dispose();
     expect(handlers.size).toBe(0);
   });
