@@ -51,6 +51,14 @@ export async function until<T>(fn: () => Promise<T | undefined>, what: string, m
   }
 }
 
+/** Waits until a run of `profile` sees `fn` (e.g. `ann.delete_item`) as a function: its server is up. */
+export async function untilCodeSees(s: Served, profile: string, fn: string): Promise<void> {
+  await until(async () => {
+    const r = (await s.api('exec', { profile, code: `async () => typeof ${fn}` })) as { text: string };
+    return r.text.includes('"function"') ? true : undefined;
+  }, `${fn} in the profile ${profile}`);
+}
+
 export interface Served {
   home: string;
   url: string;
