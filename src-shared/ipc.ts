@@ -8,6 +8,8 @@ export const IPC_CHANNELS = {
   call: 'switchboard:call',
   /** Renderer → main: the person asked to start the engine again now (it stopped answering). */
   restartEngine: 'switchboard:restart-engine',
+  /** Renderer → main: show a client's settings file (by client id) in the system's file manager. */
+  revealClientFile: 'switchboard:reveal-client-file',
 } as const;
 export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
 
@@ -24,4 +26,6 @@ export interface SwitchboardBridge {
   call(method: ControlMethod, params: unknown): Promise<IpcReply>;
   /** Starts the engine again now; absent in builds older than this channel. */
   restartEngine?(): Promise<void>;
+  /** Shows the client's settings file in the system's file manager; absent in older builds. */
+  revealClientFile?(client: string): Promise<void>;
 }

@@ -10,5 +10,9 @@ const bridge: SwitchboardBridge = {
     const reply = (await ipcRenderer.invoke(IPC_CHANNELS.restartEngine)) as IpcReply;
     if ('error' in reply) throw new Error(reply.error.message);
   },
+  revealClientFile: async (client: string): Promise<void> => {
+    const reply = (await ipcRenderer.invoke(IPC_CHANNELS.revealClientFile, client)) as IpcReply;
+    if ('error' in reply) throw new Error(reply.error.message);
+  },
 };
 contextBridge.exposeInMainWorld('switchboard', bridge);

@@ -16,6 +16,8 @@ export interface AppContext {
   desktop: boolean;
   /** Desktop only: asks the app to start its engine again now. */
   restartEngine?: () => Promise<void>;
+  /** Desktop only: shows a client's settings file in the system's file manager. */
+  revealClientFile?: (client: string) => Promise<void>;
 }
 
 const KEY = Symbol('switchboard');
