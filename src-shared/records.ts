@@ -39,6 +39,13 @@ export interface AuditEntry {
   error?: string;
   /** Present when the call needed approval. */
   approval?: ApprovalRecord;
+  /**
+   * The call's arguments as JSON text, secrets redacted, cut to AUDIT_ARGS_CHARS characters
+   * (`argsCut` then). Absent in entries written before it, for calls without arguments, and for
+   * arguments over AUDIT_ARGS_MAX_BYTES (not serialized again just to keep a preview).
+   */
+  args?: string;
+  argsCut?: boolean;
   /** Assigned by the audit log when stored (sortable by time); `AuditQuery.before` pages by it. */
   id?: string;
 }
@@ -65,6 +72,11 @@ export function auditDropSentence(d: AuditDrop, when: (iso: string) => string): 
   const who = d.client === '(other clients)' ? 'of other clients' : `of "${clientDisplayName(d.client, d.client)}"`;
   return `Removed to keep the audit within its size limit: ${calls} ${who}, made ${when(d.from)} to ${when(d.to)}.`;
 }
+
+/** Characters of a call's arguments an audit entry keeps (`args`). */
+export const AUDIT_ARGS_CHARS = 4000;
+/** Arguments larger than this (bytes of JSON) keep no preview in the audit. */
+export const AUDIT_ARGS_MAX_BYTES = 256 * 1024;
 
 export type RunErrorKind = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'budget' | 'aborted';
 export const RUN_ERROR_KINDS: readonly RunErrorKind[] = ['syntax', 'runtime', 'timeout', 'memory', 'budget', 'aborted'];

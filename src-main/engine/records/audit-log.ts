@@ -1,5 +1,6 @@
 // The audit log (SPEC §6): one entry per tool call, direct or from code, newest first.
-import type { AuditDrop, AuditEntry, AuditQuery } from '../../../src-shared/records.ts';
+import { AUDIT_ARGS_CHARS, type AuditDrop, type AuditEntry, type AuditQuery } from '../../../src-shared/records.ts';
+import { currentSecrets, redactSecrets } from './redact.ts';
 import { AuditDrops } from './audit-drops.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
@@ -14,10 +15,12 @@ export type AuditLogOptions = RecordStoreOptions;
 export class AuditLog {
   readonly #log: SegmentLog<AuditEntry>;
   readonly #drops: AuditDrops;
+  readonly #opts: AuditLogOptions;
 
-  private constructor(log: SegmentLog<AuditEntry>, drops: AuditDrops) {
+  private constructor(log: SegmentLog<AuditEntry>, drops: AuditDrops, opts: AuditLogOptions) {
     this.#log = log;
     this.#drops = drops;
+    this.#opts = opts;
   }
 
   static open(dir: string, opts: AuditLogOptions = {}): AuditLog {
@@ -30,12 +33,22 @@ export class AuditLog {
       searchText: (e) => [e.tool, e.server, e.client],
       capDrops: { tag: 'app', report: (groups) => drops.add(groups) },
     });
-    return new AuditLog(log, drops);
+    return new AuditLog(log, drops, opts);
   }
 
   /** Stores one entry (redacted, with an id when it has none). Never throws. */
   append(entry: AuditEntry): void {
-    this.#log.append({ ...entry, id: entry.id ?? newRecordId() });
+    this.#log.append({ ...entry, ...this.#cutArgs(entry), id: entry.id ?? newRecordId() });
+  }
+
+  /**
+   * The arguments' text redacted first, then cut to AUDIT_ARGS_CHARS: the caller hands over more
+   * than is kept, so that a secret straddling the cut is redacted whole and no prefix survives.
+   */
+  #cutArgs(entry: AuditEntry): Pick<AuditEntry, 'args' | 'argsCut'> {
+    if (entry.args === undefined) return {};
+    const text = redactSecrets(entry.args, currentSecrets(this.#opts));
+    return text.length > AUDIT_ARGS_CHARS || entry.argsCut ? { args: text.slice(0, AUDIT_ARGS_CHARS), argsCut: true } : { args: text };
   }
 
   /** Entries matching `q`, newest first (50 unless `q.limit` says otherwise). */
