@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { FIXTURES, NODE, openBrowser, screenshot, serve, SHOTS, untilCodeSees, type Browser, type Served } from './harness.ts';
 import type { ExecResult } from '../../src-shared/api.ts';
@@ -18,6 +19,8 @@ declare const innerHeight: number;
 let s: Served;
 let b: Browser;
 let page: Page;
+/** An empty $HOME for the engine: the Connect page then shows no client of this machine (screenshots are committed). */
+const user = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-notice-user-'));
 const base = () => s.url.split('#')[0]!;
 
 before(async () => {
@@ -25,7 +28,7 @@ before(async () => {
   s = await serve({
     servers: { ann: { command: NODE, args: [path.join(FIXTURES, 'annotated.mjs')] } },
     profiles: { guarded: { servers: ['ann'], surface: 'code', approvals: { destructive: true, timeoutSec: 120 } } },
-  });
+  }, { user });
   b = await openBrowser();
   page = b.page;
   await page.setViewportSize({ width: 800, height: 600 });
@@ -36,6 +39,7 @@ before(async () => {
 after(async () => {
   await b?.dispose();
   await s?.dispose();
+  rmSync(user, { recursive: true, force: true });
 });
 
 /** Whether the element's box lies inside the viewport. */
