@@ -55,6 +55,8 @@ describe('Switchboard closed under an open page', () => {
     assert.match(shown, /this page reconnects by itself/);
     // Commands and addresses only under Details.
     assert.ok(!/switchboard serve|127\.0\.0\.1/.test(shown), shown);
+    // What the page last knew stays, greyed and out of reach until Switchboard answers again.
+    assert.equal(await page.locator('.pages[inert]').count(), 1);
     await away.getByText('Details').click();
     assert.match(await away.innerText(), /switchboard serve/);
     await screenshot(page, 'engine-closed');
@@ -63,5 +65,6 @@ describe('Switchboard closed under an open page', () => {
     await away.waitFor({ state: 'detached', timeout: 10_000 });
     await nav.getByText('Engine running').waitFor();
     await page.locator('[data-server="basic"]').waitFor();
+    assert.equal(await page.locator('.pages[inert]').count(), 0);
   });
 });
