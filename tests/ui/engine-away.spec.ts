@@ -5,7 +5,7 @@
 // Run: npx vite build --logLevel warn && node --import tsx --test tests/ui/engine-away.spec.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import type { Page } from 'playwright-core';
 import { BASIC, NODE, openBrowser, screenshot, serve, SHOTS, type Browser, type Served } from './harness.ts';
@@ -66,5 +66,18 @@ describe('Switchboard closed under an open page', () => {
     await nav.getByText('Engine running').waitFor();
     await page.locator('[data-server="basic"]').waitFor();
     assert.equal(await page.locator('.pages[inert]').count(), 0);
+  });
+
+  it('a config.json that does not validate: plain words in view, the JSON path and line under Details', { timeout: 30_000 }, async () => {
+    const cfg = JSON.parse(readFileSync(s.configFile, 'utf8'));
+    cfg.profiles.demo.budgets = { timeoutMs: -5 };
+    writeFileSync(s.configFile, JSON.stringify(cfg, null, 2));
+    const note = page.getByTestId('config-problems');
+    await note.waitFor({ timeout: 15_000 });
+    const shown = await note.innerText();
+    assert.match(shown, /Your settings file has a mistake\.[\s\S]*keeps using the last version that worked/);
+    assert.ok(!/profiles\.|timeoutMs|line \d/.test(shown), `config keys in plain view:\n${shown}`);
+    await note.getByText('Details').click();
+    assert.match(await note.innerText(), /profiles\.demo\.budgets\.timeoutMs/);
   });
 });
