@@ -74,6 +74,8 @@ export const CONTROL_PARAMS = {
   'clients.connect': z.object({ client: text, profile: text, force: z.boolean().optional() }),
   'clients.disconnect': z.object({ client: text, profile: text }),
   'clients.undo': z.object({ client: text }),
+  'clients.restoreBackup': z.object({ client: text }),
+  'clients.fileText': z.object({ client: text }),
   'clients.trustFolder': z.object({ client: text, folder: text }),
   'clients.importPlan': z.object({ client: text }),
   'clients.importApply': z.object({ client: text, replace: z.boolean().optional(), profile: text.optional() }),

@@ -190,6 +190,11 @@ export interface ClientInfo {
   problem?: string;
   /** Switchboard wrote this file and keeps a backup to restore. */
   canUndo: boolean;
+  /**
+   * With `problem`: the newest copy Switchboard kept of the file that still reads (its time),
+   * which `clients.restoreBackup` puts back. Absent when there is none.
+   */
+  backup?: { time: string };
   /** What the user must do in the client after connecting (restart, enable the entry…). */
   nextStep?: string;
   /**
@@ -380,6 +385,10 @@ export interface ControlApi {
   'clients.connect': { params: { client: string; profile: string; force?: boolean }; result: ClientWriteResult };
   'clients.disconnect': { params: { client: string; profile: string }; result: ClientWriteResult };
   'clients.undo': { params: { client: string }; result: { path: string; restoredFrom: string | null } };
+  /** Puts back the newest readable copy of a client's file (ClientInfo.backup), keeping the current file as a backup first. */
+  'clients.restoreBackup': { params: { client: string }; result: { path: string; restoredFrom: string; savedAs: string | null } };
+  /** The client's file as text (cut at 200,000 characters), to show a person. */
+  'clients.fileText': { params: { client: string }; result: { path: string; exists: boolean; text: string; cut: boolean } };
   /** Adds an absolute folder to the client's trust list (ClientInfo.trust), byte-preserving; kept apart from undo. */
   'clients.trustFolder': { params: { client: string; folder: string }; result: ClientWriteResult };
   /** Dry run of import: writes nothing. */
@@ -523,6 +532,8 @@ export const CONTROL_METHODS = [
   'clients.connect',
   'clients.disconnect',
   'clients.undo',
+  'clients.restoreBackup',
+  'clients.fileText',
   'clients.trustFolder',
   'clients.importPlan',
   'clients.importApply',

@@ -13,6 +13,10 @@ export const IPC_CHANNELS = {
   updateRestart: 'switchboard:update-restart',
   /** Main → renderer: the update state changed (an UpdateNotice). */
   updateChanged: 'switchboard:update-changed',
+  /** Renderer → main: the person asked to start the engine again now (it stopped answering). */
+  restartEngine: 'switchboard:restart-engine',
+  /** Renderer → main: show a client's settings file (by client id) in the system's file manager. */
+  revealClientFile: 'switchboard:reveal-client-file',
 } as const;
 export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
 
@@ -35,4 +39,8 @@ export interface SwitchboardBridge {
     /** Calls `listener` on every change; returns the function that stops it. */
     onchange(listener: (notice: UpdateNotice) => void): () => void;
   };
+  /** Starts the engine again now; absent in builds older than this channel. */
+  restartEngine?(): Promise<void>;
+  /** Shows the client's settings file in the system's file manager; absent in older builds. */
+  revealClientFile?(client: string): Promise<void>;
 }

@@ -39,6 +39,13 @@ export interface AuditEntry {
   error?: string;
   /** Present when the call needed approval. */
   approval?: ApprovalRecord;
+  /**
+   * The call's arguments as JSON text, secrets redacted, cut to AUDIT_ARGS_CHARS characters
+   * (`argsCut` then). Absent in entries written before it, for calls without arguments, and for
+   * arguments over AUDIT_ARGS_MAX_BYTES (not serialized again just to keep a preview).
+   */
+  args?: string;
+  argsCut?: boolean;
   /** Assigned by the audit log when stored (sortable by time); `AuditQuery.before` pages by it. */
   id?: string;
 }
@@ -66,8 +73,52 @@ export function auditDropSentence(d: AuditDrop, when: (iso: string) => string): 
   return `Removed to keep the audit within its size limit: ${calls} ${who}, made ${when(d.from)} to ${when(d.to)}.`;
 }
 
+/** Characters of a call's arguments an audit entry keeps (`args`). */
+export const AUDIT_ARGS_CHARS = 4000;
+/** Arguments larger than this (bytes of JSON) keep no preview in the audit. */
+export const AUDIT_ARGS_MAX_BYTES = 256 * 1024;
+
 export type RunErrorKind = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'budget' | 'aborted';
 export const RUN_ERROR_KINDS: readonly RunErrorKind[] = ['syntax', 'runtime', 'timeout', 'memory', 'budget', 'aborted'];
+
+export interface RunError {
+  kind: RunErrorKind;
+  message: string;
+  /**
+   * The run failed on the `denied: …` error of a call that needed approval and was not allowed:
+   * who said no (`app` or `client`: the person; `timeout`: nobody in time…). Absent otherwise,
+   * and in records written before this field (`runRefusal` works those out from `calls`).
+   */
+  refusedBy?: ApprovalRecord['by'];
+}
+
+/**
+ * Who refused the approval a failed run stopped on, or undefined when it failed for another
+ * reason: a `runtime` failure whose message is a call's `denied: …` error, while one of its calls
+ * was denied approval (the last such call decides).
+ */
+export function runRefusal(error: RunError | undefined, calls: readonly RunCall[]): ApprovalRecord['by'] | undefined {
+  if (!error) return undefined;
+  if (error.refusedBy) return error.refusedBy;
+  if (error.kind !== 'runtime' || !/\bdenied: /.test(error.message)) return undefined;
+  return calls.findLast((c) => c.approval?.decision === 'denied')?.approval?.by;
+}
+
+/** A failed run's label for people: "Not allowed by you" for a refusal, else the error kind. */
+export function runErrorLabel(error: RunError, calls: readonly RunCall[]): string {
+  switch (runRefusal(error, calls)) {
+    case 'app':
+    case 'client':
+      return 'Not allowed by you';
+    case 'timeout':
+      return 'Not answered in time';
+    case 'cancelled':
+    case 'limit':
+      return 'Not allowed: approval ended';
+    default:
+      return error.kind;
+  }
+}
 
 export interface RunCall {
   server: string;
@@ -96,7 +147,7 @@ export interface RunRecord {
   code: string;
   logs: LogLine[];
   result?: unknown;
-  error?: { kind: RunErrorKind; message: string };
+  error?: RunError;
   calls: RunCall[];
   durationMs: number;
   budgets: ResolvedBudgets;

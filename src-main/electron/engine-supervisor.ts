@@ -41,6 +41,12 @@ export type EngineState =
 
 export interface EngineSupervisor {
   start(): void;
+  /**
+   * The person asked for the engine now (the app's "Start it again now"): a restart waiting out
+   * its backoff happens at once; a running engine that stopped answering is killed and started
+   * again without backoff.
+   */
+  restartNow(): void;
   readonly process: EngineProcess | null;
   readonly state: EngineState;
   /**
@@ -70,6 +76,8 @@ export function createEngineSupervisor(opts: SupervisorOptions): EngineSuperviso
   let timer: unknown;
   let disposed = false;
   let exited: (() => void) | null = null;
+  /** The next exit is one restartNow() asked for: relaunch at once. */
+  let asked = false;
 
   const setState = (s: EngineState) => {
     state = s;
@@ -87,6 +95,11 @@ export function createEngineSupervisor(opts: SupervisorOptions): EngineSuperviso
       proc = null;
       exited?.();
       if (disposed) return;
+      if (asked) {
+        asked = false;
+        launch();
+        return;
+      }
       crashes = failuresInARow(policy, crashes, timers.now() - started);
       const delay = backoffDelay(policy, crashes);
       setState({ kind: 'waiting', restartInMs: delay, lastExitCode: code, crashes });
@@ -100,6 +113,18 @@ export function createEngineSupervisor(opts: SupervisorOptions): EngineSuperviso
     start() {
       if (disposed || proc || timer !== undefined) return;
       launch();
+    },
+    restartNow() {
+      if (disposed) return;
+      if (timer !== undefined) {
+        timers.clearTimeout(timer);
+        launch();
+      } else if (proc) {
+        asked = true;
+        proc.kill();
+      } else {
+        launch();
+      }
     },
     get process() {
       return proc;

@@ -30,7 +30,15 @@ export function isTrustedSender(event: InvokeEventLike, trusted: TrustedSenders)
   return trusted.has(event.sender.id) && frame !== null && frame.parent === null && trusted.isAppUrl(frame.url);
 }
 
-export function createIpcRelay(ipcMain: IpcMainLike, trusted: TrustedSenders, engine: ControlClient): { dispose(): void } {
+/** What main does for our window beyond relaying control calls. */
+export interface WindowActions {
+  /** Start the engine again now (it stopped answering). */
+  restartEngine?: () => void;
+  /** Show a client's settings file in the system's file manager; the path comes from the engine, never from the window. */
+  revealClientFile?: (client: string) => Promise<void>;
+}
+
+export function createIpcRelay(ipcMain: IpcMainLike, trusted: TrustedSenders, engine: ControlClient, actions: WindowActions = {}): { dispose(): void } {
   ipcMain.handle(IPC_CHANNELS.call, async (event, payload): Promise<IpcReply> => {
     if (!isTrustedSender(event, trusted)) {
       return { error: { code: 'denied', message: 'This window is not allowed to talk to Switchboard.' } };
@@ -50,5 +58,31 @@ export function createIpcRelay(ipcMain: IpcMainLike, trusted: TrustedSenders, en
       return { error: toErrorData(err) };
     }
   });
-  return { dispose: () => ipcMain.removeHandler(IPC_CHANNELS.call) };
+  ipcMain.handle(IPC_CHANNELS.restartEngine, async (event): Promise<IpcReply> => {
+    if (!isTrustedSender(event, trusted)) {
+      return { error: { code: 'denied', message: 'This window is not allowed to talk to Switchboard.' } };
+    }
+    if (!actions.restartEngine) return { error: { code: 'bad-request', message: 'This app cannot start its engine again from here.' } };
+    actions.restartEngine();
+    return { result: { ok: true } };
+  });
+  ipcMain.handle(IPC_CHANNELS.revealClientFile, async (event, client): Promise<IpcReply> => {
+    if (!isTrustedSender(event, trusted)) {
+      return { error: { code: 'denied', message: 'This window is not allowed to talk to Switchboard.' } };
+    }
+    if (typeof client !== 'string' || !actions.revealClientFile) return { error: { code: 'bad-request', message: 'There is no such client file to show.' } };
+    try {
+      await actions.revealClientFile(client);
+      return { result: { ok: true } };
+    } catch (err) {
+      return { error: toErrorData(err) };
+    }
+  });
+  return {
+    dispose: () => {
+      ipcMain.removeHandler(IPC_CHANNELS.call);
+      ipcMain.removeHandler(IPC_CHANNELS.restartEngine);
+      ipcMain.removeHandler(IPC_CHANNELS.revealClientFile);
+    },
+  };
 }

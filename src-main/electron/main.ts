@@ -79,7 +79,15 @@ function startApp(): void {
     },
   });
   const trusted = { has: (id: number) => ourWindows.has(id), isAppUrl };
-  const relay = createIpcRelay(ipcMain, trusted, rpc);
+  const relay = createIpcRelay(ipcMain, trusted, rpc, {
+    restartEngine: () => supervisor.restartNow(),
+    // The engine names the file for the client id: the window never hands main a path.
+    revealClientFile: async (client) => {
+      const { path: file, exists } = await rpc.call('clients.fileText', { client });
+      if (exists) shell.showItemInFolder(file);
+      else await shell.openPath(path.dirname(file));
+    },
+  });
   const guard = createUrlGuard({
     isAppUrl,
     // Only http(s) reaches here (the guard drops other schemes); the browser handles it.

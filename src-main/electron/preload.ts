@@ -18,5 +18,13 @@ const bridge: SwitchboardBridge = {
       return () => void ipcRenderer.removeListener(IPC_CHANNELS.updateChanged, handler);
     },
   },
+  restartEngine: async (): Promise<void> => {
+    const reply = (await ipcRenderer.invoke(IPC_CHANNELS.restartEngine)) as IpcReply;
+    if ('error' in reply) throw new Error(reply.error.message);
+  },
+  revealClientFile: async (client: string): Promise<void> => {
+    const reply = (await ipcRenderer.invoke(IPC_CHANNELS.revealClientFile, client)) as IpcReply;
+    if ('error' in reply) throw new Error(reply.error.message);
+  },
 };
 contextBridge.exposeInMainWorld('switchboard', bridge);

@@ -57,7 +57,7 @@ export function createHttpClient(opts: HttpClientOptions): ControlClient {
       } catch {
         throw new ApiError({
           code: 'engine-unavailable',
-          message: 'Switchboard is not answering. Check that `switchboard serve` is still running, then try again.',
+          message: 'Switchboard is not answering: it was closed or stopped. Start Switchboard again, the way you opened it before; this page reconnects by itself.',
         });
       }
       let body: unknown;

@@ -12,6 +12,12 @@ export interface AppContext {
   theme: Theme;
   router: Router;
   draft: PlaygroundDraft;
+  /** Inside the desktop app (Electron), where main can start the engine again; else a browser page of `serve`. */
+  desktop: boolean;
+  /** Desktop only: asks the app to start its engine again now. */
+  restartEngine?: () => Promise<void>;
+  /** Desktop only: shows a client's settings file in the system's file manager. */
+  revealClientFile?: (client: string) => Promise<void>;
 }
 
 const KEY = Symbol('switchboard');

@@ -113,4 +113,32 @@ describe('engine supervisor', () => {
     expect(spawned).toHaveLength(1);
     expect(sup.process).toBeNull();
   });
+
+  it('starts the engine at once when the person asks, instead of waiting out the backoff', () => {
+    const { clock, spawned, sup } = setup();
+    sup.start();
+    spawned[0]!.crash(1);
+    expect(spawned).toHaveLength(1);
+    expect(clock.pending()).toEqual([500]);
+    sup.restartNow();
+    expect(spawned).toHaveLength(2);
+    // The waiting restart is gone: no second engine when its time comes.
+    expect(clock.pending()).toEqual([]);
+    clock.advance(10_000);
+    expect(spawned).toHaveLength(2);
+  });
+
+  it('kills an engine that stopped answering and starts a new one without backoff when asked', async () => {
+    const { clock, spawned, sup, states } = setup();
+    sup.start();
+    sup.restartNow();
+    expect(spawned[0]!.killed).toBe(true);
+    await Promise.resolve();
+    expect(spawned).toHaveLength(2);
+    expect(clock.pending()).toEqual([]);
+    expect(states.at(-1)!.kind).toBe('running');
+    // Its crash later still restarts with the usual backoff.
+    spawned[1]!.crash(1);
+    expect(clock.pending()).toEqual([500]);
+  });
 });

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../src-shared/api.ts';
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import { IPC_CHANNELS, type IpcReply } from '../../src-shared/ipc.ts';
-import { createIpcRelay, type InvokeEventLike, type IpcMainLike } from '../../src-main/electron/ipc-relay.ts';
+import { createIpcRelay, type InvokeEventLike, type IpcMainLike, type WindowActions } from '../../src-main/electron/ipc-relay.ts';
 import { sameDocumentAs } from '../../src-main/electron/url-guard.ts';
 
 const INDEX = 'file:///app/out/renderer/index.html';
 type Listener = (event: InvokeEventLike, ...args: unknown[]) => Promise<IpcReply>;
 
-function setup(engine?: ControlClient) {
+function setup(engine?: ControlClient, actions: WindowActions = {}) {
   const handlers = new Map<string, Listener>();
   const ipcMain: IpcMainLike = {
     handle: (ch, l) => void handlers.set(ch, l),
@@ -21,7 +21,7 @@ function setup(engine?: ControlClient) {
       return { ok: true } as never;
     },
   };
-  const relay = createIpcRelay(ipcMain, { has: (id) => id === 1, isAppUrl: sameDocumentAs(INDEX) }, engine ?? fallback);
+  const relay = createIpcRelay(ipcMain, { has: (id) => id === 1, isAppUrl: sameDocumentAs(INDEX) }, engine ?? fallback, actions);
   const invoke = (event: InvokeEventLike, payload: unknown) => handlers.get(IPC_CHANNELS.call)!(event, payload);
   return { relay, handlers, calls, invoke };
 }
@@ -80,5 +80,29 @@ describe('ipc relay', () => {
     const { relay, handlers } = setup();
     relay.dispose();
     expect(handlers.size).toBe(0);
+  });
+
+  it('starts the engine again when our window asks, and only then', async () => {
+    let restarts = 0;
+    const { handlers, relay } = setup(undefined, { restartEngine: () => void restarts++ });
+    const ask = (event: InvokeEventLike) => handlers.get(IPC_CHANNELS.restartEngine)!(event);
+    const iframe: InvokeEventLike = { sender: { id: 1 }, senderFrame: { url: 'https://evil.example/', parent: {} } };
+    expect(await ask(iframe)).toMatchObject({ error: { code: 'denied' } });
+    expect(restarts).toBe(0);
+    expect(await ask(ours)).toEqual({ result: { ok: true } });
+    expect(restarts).toBe(1);
+    relay.dispose();
+    expect(handlers.size).toBe(0);
+  });
+
+  it('shows a client file for our window by client id, and refuses other frames and non-ids', async () => {
+    const shown: string[] = [];
+    const { handlers } = setup(undefined, { revealClientFile: async (c) => void shown.push(c) });
+    const ask = (event: InvokeEventLike, arg: unknown) => handlers.get(IPC_CHANNELS.revealClientFile)!(event, arg);
+    const iframe: InvokeEventLike = { sender: { id: 1 }, senderFrame: { url: 'https://evil.example/', parent: {} } };
+    expect(await ask(iframe, 'cursor')).toMatchObject({ error: { code: 'denied' } });
+    expect(await ask(ours, { path: '/etc/passwd' })).toMatchObject({ error: { code: 'bad-request' } });
+    expect(await ask(ours, 'cursor')).toEqual({ result: { ok: true } });
+    expect(shown).toEqual(['cursor']);
   });
 });

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import path from 'node:path';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { FIXTURES, NODE, openBrowser, screenshot, serve, SHOTS, type Browser, type Served } from './harness.ts';
+import { FIXTURES, NODE, openBrowser, screenshot, serve, SHOTS, untilCodeSees, type Browser, type Served } from './harness.ts';
 import type { ExecResult, SkillInfo } from '../../src-shared/api.ts';
 
 let s: Served;
@@ -22,12 +22,7 @@ before(async () => {
   b = await openBrowser();
   page = b.page;
   await page.goto(s.url);
-  // The server is up once a run sees its global.
-  for (let i = 0; i < 100; i++) {
-    const r = (await s.api('exec', { profile: 'guarded', code: 'async () => typeof ann.delete_item' })) as ExecResult;
-    if (r.text.includes('"function"')) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await untilCodeSees(s, 'guarded', 'ann.delete_item');
 }, { timeout: 90_000 });
 
 after(async () => {

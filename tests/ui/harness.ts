@@ -51,12 +51,22 @@ export async function until<T>(fn: () => Promise<T | undefined>, what: string, m
   }
 }
 
+/** Waits until a run of `profile` sees `fn` (e.g. `ann.delete_item`) as a function: its server is up. */
+export async function untilCodeSees(s: Served, profile: string, fn: string): Promise<void> {
+  await until(async () => {
+    const r = (await s.api('exec', { profile, code: `async () => typeof ${fn}` })) as { text: string };
+    return r.text.includes('"function"') ? true : undefined;
+  }, `${fn} in the profile ${profile}`);
+}
+
 export interface Served {
   home: string;
   url: string;
   configFile: string;
   configBytes(): string;
   api(method: string, params?: unknown): Promise<unknown>;
+  /** Stops the engine, keeping its home (for a spec that starts it again on it). */
+  stop(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -67,15 +77,19 @@ export interface ServeOptions {
   user?: string;
   /** Added to the engine's environment. */
   env?: Record<string, string>;
+  /** Serve this existing home (with `config` null: as it is) instead of a new temp one. */
+  home?: string;
+  /** `--port`; 0 (any free port) unless told. */
+  port?: number;
 }
 
 /** `config` null: no config.json, so the engine's first run writes its default (the demo profiles). */
 export async function serve(config: unknown, opts: ServeOptions = {}): Promise<Served> {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'sb-ui-'));
+  const home = opts.home ?? mkdtempSync(path.join(os.tmpdir(), 'sb-ui-'));
   const configFile = path.join(home, 'config.json');
   if (config !== null) writeFileSync(configFile, `${JSON.stringify(opts.welcome ? config : welcomeDone(config), null, 2)}\n`);
   const env = opts.user ? { ...process.env, HOME: opts.user, XDG_CONFIG_HOME: path.join(opts.user, '.config') } : process.env;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/switchboard.mjs'), 'serve', '--home', home, '--port', '0'], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/switchboard.mjs'), 'serve', '--home', home, '--port', String(opts.port ?? 0)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, ...opts.env },
   });
@@ -99,6 +113,14 @@ export async function serve(config: unknown, opts: ServeOptions = {}): Promise<S
     rmSync(home, { recursive: true, force: true });
     throw e;
   });
+  async function stop() {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }
   const base = url.split('/#')[0]!;
   const token = url.split('#token=')[1]!;
   return {
@@ -116,13 +138,9 @@ export async function serve(config: unknown, opts: ServeOptions = {}): Promise<S
       if (body.error) throw new Error(body.error.message);
       return body.result;
     },
+    stop,
     async dispose() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stop();
       rmSync(home, { recursive: true, force: true });
     },
   };

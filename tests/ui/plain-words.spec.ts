@@ -59,13 +59,15 @@ async function shown(): Promise<string> {
 }
 
 describe('plain words on every page', () => {
-  it('no page, in its default state or with its main form open, shows config keys, protocol names, milliseconds or raw client ids', { timeout: 240_000 }, async () => {
+  it('no page, in its default state or with its main form open, shows config keys, protocol names, milliseconds or raw client ids, or sentences run together', { timeout: 240_000 }, async () => {
     const found: string[] = [];
     for (const state of e.states) {
       await state.open(b.page);
       const text = await shown();
       for (const line of text.split('\n')) {
         for (const [re, what] of JARGON) if (re.test(line)) found.push(`${state.name}: ${what} in “${line.trim()}”`);
+        // Two sentences run together ("ready.This"): a space lost where template parts join.
+        if (/\b[a-z]{2,}[.!?][”"]?[A-Z][a-z]/.test(line)) found.push(`${state.name}: sentences without a space in “${line.trim()}”`);
         for (const id of clientIds) if (new RegExp(`(^|[^\\w-])${id}($|[^\\w-])`).test(line)) found.push(`${state.name}: the raw client id ${id} in “${line.trim()}”`);
       }
     }

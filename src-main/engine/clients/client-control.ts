@@ -23,7 +23,7 @@ export interface ClientControlDeps extends ConnectorOptions {
   updateConfig(mutate: (raw: Record<string, unknown>) => Record<string, unknown>): Promise<void>;
 }
 
-type ClientMethods = 'clients.list' | 'clients.connect' | 'clients.disconnect' | 'clients.undo' | 'clients.trustFolder' | 'clients.importPlan' | 'clients.importApply';
+type ClientMethods = 'clients.list' | 'clients.connect' | 'clients.disconnect' | 'clients.undo' | 'clients.restoreBackup' | 'clients.fileText' | 'clients.trustFolder' | 'clients.importPlan' | 'clients.importApply';
 type ClientHandlers = { [M in ClientMethods]: (params: ControlApi[M]['params']) => Promise<ControlApi[M]['result']> };
 
 function requireString(v: unknown, what: string): string {
@@ -64,7 +64,8 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
     } catch (err) {
       // An unreadable file is reported, never fatal to the list: the other clients still show.
       const profiles = known.map((profile) => ({ profile, connected: false, matches: false, drift: 'none' as const, known: true }));
-      return { ...base, connected: [], profiles, problem: (err as Error).message };
+      const backup = await c.readableBackup().catch(() => null);
+      return { ...base, connected: [], profiles, problem: (err as Error).message, ...(backup ? { backup: { time: backup.time } } : {}) };
     }
     const names = [...known, ...connected.filter((p) => !known.includes(p))];
     const profiles = await Promise.all(
@@ -100,6 +101,8 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
     // No check against config.json: a profile deleted since connecting must still be removable.
     'clients.disconnect': async (p) => connector(p.client).disconnect(requireString(p.profile, 'the profile name')),
     'clients.undo': async (p) => connector(p.client).undo(),
+    'clients.restoreBackup': async (p) => connector(p.client).restoreReadableBackup(),
+    'clients.fileText': async (p) => connector(p.client).fileText(),
     'clients.importPlan': async (p) => {
       const c = connector(p.client);
       assertInstalled(c, 'There is nothing to import.');

@@ -146,7 +146,7 @@ export async function replaceAtomically(target: string, bytes: Buffer, mode: num
 }
 
 /** Copies the file's bytes as read into <home>/backups/<client>/<timestamp><ext>. */
-export async function makeBackup(file: ClientFile, home: string, client: string): Promise<string> {
+export async function makeBackup(file: Pick<ClientFile, 'path' | 'bytes'>, home: string, client: string): Promise<string> {
   const dir = backupDir(home, client);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');

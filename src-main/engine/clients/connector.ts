@@ -2,12 +2,13 @@
 // disconnect, replace (import --replace) and undo. Every write goes through config-file-writer.
 import { execFile } from 'node:child_process';
 import { accessSync, constants as fsc, existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { ClientFileError } from './client-errors.ts';
 import { CLIENT_IDS, CLIENT_SPECS, pasteEntry, type ClientEnv, type ClientSpec } from './client-specs.ts';
-import { readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
-import { assertWritable, makeBackup, readClientFile, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
+import { backupDir, readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
+import { assertWritable, makeBackup, readClientFile, replaceAtomically, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
 import { readEntries, removeEntry, setEntry } from './json-entry-edit.ts';
 import type { ShimEntry } from './shim-entry.ts';
 import { readTomlArrayEntries, readTomlEntries, removeTomlArrayEntry, removeTomlEntry, setTomlArrayEntry, setTomlEntry } from './toml-entry-edit.ts';
@@ -451,6 +452,73 @@ export class Connector {
     );
     await writeClientState(this.opts.home, this.stateId, { entries });
     return { path: state.lastWrite.file, restoredFrom: state.lastWrite.backup };
+  }
+
+  /**
+   * The newest copy Switchboard kept of this client's file (before one of its writes) that still
+   * reads as the client's format, with its time; null when there is none. Offered when the file
+   * itself no longer reads.
+   */
+  async readableBackup(): Promise<{ file: string; time: string } | null> {
+    if (this.spec.manual) return null;
+    const dir = backupDir(this.opts.home, this.stateId);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    // Names start with an ISO time, so newest sorts last.
+    for (const name of names.sort().reverse()) {
+      const file = path.join(dir, name);
+      try {
+        const copy = await readClientFile(file);
+        if (!copy.exists) continue;
+        this.entries(copy);
+        return { file, time: (await stat(file)).mtime.toISOString() };
+      } catch {
+        // Not readable either (or gone): an older copy may be.
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Puts the newest readable copy (readableBackup) in place of the client's file. The file as it
+   * is now is kept as a backup first, so nothing is lost, however broken it is.
+   */
+  async restoreReadableBackup(): Promise<{ path: string; restoredFrom: string; savedAs: string | null }> {
+    this.assertFile('restore');
+    const target = this.configPath();
+    const copy = await this.readableBackup();
+    if (!copy) throw new ClientFileError('nothing-to-undo', `Switchboard has no readable copy of ${this.displayName}'s file to put back.`);
+    let now: Buffer | null = null;
+    let mode = 0o644;
+    try {
+      now = await readFile(target);
+      mode = (await stat(target)).mode & 0o7777;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const savedAs = now ? await makeBackup({ path: target, bytes: now }, this.opts.home, this.stateId) : null;
+    await replaceAtomically(target, await readFile(copy.file), mode);
+    // The write record no longer describes the file: undo must not act on it, and only entries
+    // still there as written stay known.
+    const state = await readClientState(this.opts.home, this.stateId);
+    const present = await this.readServers().catch(() => ({}) as Record<string, unknown>);
+    const entries = Object.fromEntries(Object.entries(state.entries).filter(([profile, rec]) => isDeepStrictEqual(present[entryName(profile)], rec.entry)));
+    await writeClientState(this.opts.home, this.stateId, { entries });
+    return { path: target, restoredFrom: copy.file, savedAs };
+  }
+
+  /** The client's file as text, for a person to look at (at most `maxChars`). */
+  async fileText(maxChars = 200_000): Promise<{ path: string; exists: boolean; text: string; cut: boolean }> {
+    this.assertFile('show');
+    const target = this.configPath();
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { path: target, exists: false, text: '', cut: false };
+      throw err;
+    }
+    const text = bytes.toString('utf8');
+    return { path: target, exists: true, text: text.slice(0, maxChars), cut: text.length > maxChars };
   }
 }
 

@@ -2,7 +2,8 @@
 // through the gateway (filters, upstream, audit), format the text, close the run record.
 import type { CallToolResult, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import type { RunCall, RunRecord } from '../../../src-shared/records.ts';
+import { runRefusal, type RunCall, type RunError, type RunErrorKind, type RunRecord } from '../../../src-shared/records.ts';
+
 import { unwrapToolResult } from '../../../src-shared/codemode/unwrap.ts';
 import { formatRunText } from '../../../src-shared/codemode/result-text.ts';
 import { formatLedger, type LedgerCall } from '../../../src-shared/codemode/ledger.ts';
@@ -19,6 +20,12 @@ import { SKILLS_GLOBAL, SKILLS_SERVER } from '../../../src-shared/codemode/catal
 import { approvalTimeoutSec, needsApproval, type ApprovalCenter, type ApprovalDecision } from './approvals.ts';
 import { inputProblem, type SkillRecord, type SkillStore } from './skills.ts';
 import { clientIdField } from '../../../src-shared/client-names.ts';
+
+/** The record's error; a run that failed on a refused approval says who refused it. */
+function runError(kind: RunErrorKind, message: string, calls: readonly RunCall[]): RunError {
+  const refusedBy = runRefusal({ kind, message }, calls);
+  return { kind, message, ...(refusedBy ? { refusedBy } : {}) };
+}
 
 export interface CodeRunnerDeps {
   sandbox: SandboxPool;
@@ -243,7 +250,7 @@ export class CodeRunner {
       budgets: view.budgets,
       resultChars: formatted.text.length,
       ...(skillRun ? { skill: { name: skillRun.skill.name, parentRunId: skillRun.parentRunId } } : {}),
-      ...(outcome.ok ? recordResult(outcome) : { error: { kind: outcome.kind, message: outcome.message } }),
+      ...(outcome.ok ? recordResult(outcome) : { error: runError(outcome.kind, outcome.message, calls) }),
     };
     this.#deps.runs.append(record);
     return { runId, outcome, formatted };

@@ -6,7 +6,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, type ServerNotification, type ServerRequest, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import type { ApprovalRecord, AuditEntry, CallOutcome } from '../../../src-shared/records.ts';
+import { AUDIT_ARGS_CHARS, AUDIT_ARGS_MAX_BYTES, type ApprovalRecord, type AuditEntry, type CallOutcome } from '../../../src-shared/records.ts';
+import { CUT_SLACK_CHARS } from '../../../src-shared/codemode/result-text.ts';
 import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
 import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
 import { answerWithoutClient, callEndedMessage, NotAskedError } from '../upstream/answer-without-client.ts';
@@ -354,7 +355,7 @@ export class Gateway implements GatewayPort {
     // A code run's worker counted them: re-serializing a 20 MB argument only to measure it took the engine's thread.
     const argBytes = ctx.argBytes ?? (args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args)));
     await this.#awaitStart(server, ctx.signal);
-    const call = this.#admit(view, server, tool, ctx, () => argBytes);
+    const call = this.#admit(view, server, tool, ctx, () => argBytes, () => (args === undefined || argBytes > AUDIT_ARGS_MAX_BYTES ? undefined : JSON.stringify(args)));
     if (ctx.approval) await call.approve(ctx.approval);
     ctx.session?.callStarted(server, ctx.requestId);
     try {
@@ -395,7 +396,7 @@ export class Gateway implements GatewayPort {
     const argsJson = args === undefined ? undefined : JSON.stringify(args);
     let call: PipelineCall;
     try {
-      call = this.#admit(view, server, tool, ctx, () => (argsJson === undefined ? 0 : Buffer.byteLength(argsJson)));
+      call = this.#admit(view, server, tool, ctx, () => (argsJson === undefined ? 0 : Buffer.byteLength(argsJson)), () => argsJson);
     } catch (err) {
       answer({ error: err as SwitchboardError });
       return { cancel: () => undefined };
@@ -439,8 +440,8 @@ export class Gateway implements GatewayPort {
    * The pipeline's checks before any call leaves: the profile's filter, the tool's pin, the
    * server's readiness. A refusal is audited and thrown.
    */
-  #admit(view: ProfileView, server: string, tool: string, ctx: CallContext, argBytes: () => number): PipelineCall {
-    const call = new PipelineCall(this.#deps.audit, view.name, server, tool, ctx, argBytes);
+  #admit(view: ProfileView, server: string, tool: string, ctx: CallContext, argBytes: () => number, argsJson: () => string | undefined): PipelineCall {
+    const call = new PipelineCall(this.#deps.audit, view.name, server, tool, ctx, argBytes, argsJson);
     if (!view.includes(server) || !view.allows(server, tool)) {
       throw call.refuse('denied', `The tool "${tool}" of "${server}" is not available in profile "${view.name}".`);
     }
@@ -560,11 +561,13 @@ class PipelineCall {
   readonly #tool: string;
   readonly #ctx: CallContext;
   readonly #argBytes: () => number;
+  readonly #argsJson: () => string | undefined;
   #approval: ApprovalRecord | undefined;
 
-  constructor(audit: (entry: AuditEntry) => void, profile: string, server: string, tool: string, ctx: CallContext, argBytes: () => number) {
+  constructor(audit: (entry: AuditEntry) => void, profile: string, server: string, tool: string, ctx: CallContext, argBytes: () => number, argsJson: () => string | undefined) {
     this.#audit = audit;
     this.#argBytes = argBytes;
+    this.#argsJson = argsJson;
     this.#profile = profile;
     this.#server = server;
     this.#tool = tool;
@@ -599,6 +602,9 @@ class PipelineCall {
 
   #record(outcome: CallOutcome, resultBytes: number, error?: string): void {
     const ctx = this.#ctx;
+    // The audit log redacts, then cuts to AUDIT_ARGS_CHARS: it gets the slack past the cut too.
+    const json = this.#argsJson();
+    const args = json === undefined || json === '{}' ? undefined : json.length > AUDIT_ARGS_CHARS + CUT_SLACK_CHARS ? { args: json.slice(0, AUDIT_ARGS_CHARS + CUT_SLACK_CHARS), argsCut: true } : { args: json };
     this.#audit({
       time: new Date(this.#started).toISOString(),
       client: ctx.client,
@@ -613,6 +619,7 @@ class PipelineCall {
       ...(ctx.runId ? { runId: ctx.runId } : {}),
       ...(error ? { error } : {}),
       ...(this.#approval ? { approval: this.#approval } : {}),
+      ...args,
     });
   }
 }

@@ -1,10 +1,10 @@
 // The audit log (SPEC §6): one entry per tool call, direct or from code, newest first.
-import type { AuditDrop, AuditEntry, AuditQuery } from '../../../src-shared/records.ts';
+import { AUDIT_ARGS_CHARS, type AuditDrop, type AuditEntry, type AuditQuery } from '../../../src-shared/records.ts';
+import { currentSecrets, redactSecrets } from './redact.ts';
 import { AuditDrops } from './audit-drops.ts';
 import { capAuditEntry } from './audit-entry-caps.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
-import { currentSecrets, redactSecrets } from './redact.ts';
 import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
 import { clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
 
@@ -28,10 +28,12 @@ export type AuditLogOptions = RecordStoreOptions;
 export class AuditLog {
   readonly #log: SegmentLog<AuditEntry>;
   readonly #drops: AuditDrops;
+  readonly #opts: AuditLogOptions;
 
-  private constructor(log: SegmentLog<AuditEntry>, drops: AuditDrops) {
+  private constructor(log: SegmentLog<AuditEntry>, drops: AuditDrops, opts: AuditLogOptions) {
     this.#log = log;
     this.#drops = drops;
+    this.#opts = opts;
   }
 
   static open(dir: string, opts: AuditLogOptions = {}): AuditLog {
@@ -50,12 +52,22 @@ export class AuditLog {
       // One client's flood removes its own oldest entries, not another client's recent trail.
       fairBy: { tag: 'app', keepRecent: AUDIT_KEEP_PER_CLIENT },
     });
-    return new AuditLog(log, drops);
+    return new AuditLog(log, drops, opts);
   }
 
   /** Stores one entry (capped by AUDIT_ENTRY_CAPS, redacted, with an id when it has none). Never throws. */
   append(entry: AuditEntry): void {
-    this.#log.append({ ...entry, id: entry.id ?? newRecordId() });
+    this.#log.append({ ...entry, ...this.#cutArgs(entry), id: entry.id ?? newRecordId() });
+  }
+
+  /**
+   * The arguments' text redacted first, then cut to AUDIT_ARGS_CHARS: the caller hands over more
+   * than is kept, so that a secret straddling the cut is redacted whole and no prefix survives.
+   */
+  #cutArgs(entry: AuditEntry): Pick<AuditEntry, 'args' | 'argsCut'> {
+    if (entry.args === undefined) return {};
+    const text = redactSecrets(entry.args, currentSecrets(this.#opts));
+    return text.length > AUDIT_ARGS_CHARS || entry.argsCut ? { args: text.slice(0, AUDIT_ARGS_CHARS), argsCut: true } : { args: text };
   }
 
   /** Entries matching `q`, newest first (50 unless `q.limit` says otherwise). */

@@ -114,6 +114,28 @@ describe('clients.* control API', () => {
     expect(readFileSync(claudeFile, 'utf8')).toBe(ORIGINAL);
   });
 
+  it('a file broken by hand: offers the newest readable copy, puts it back keeping the broken one, and shows the file as it is', async () => {
+    await call('clients.connect', { client: 'claude-desktop', profile: 'coded' });
+    const written = readFileSync(claudeFile, 'utf8');
+    const broken = written.replace(/\}\s*$/, ',\n');
+    writeFileSync(claudeFile, broken);
+    const info = await claude();
+    expect(info.problem).toMatch(/not valid JSON/);
+    expect(info.backup?.time).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await call('clients.fileText', { client: 'claude-desktop' })).toEqual({ path: claudeFile, exists: true, text: broken, cut: false });
+    const r = await call('clients.restoreBackup', { client: 'claude-desktop' });
+    expect(r.path).toBe(claudeFile);
+    // The copy taken before the connect: the file as it was, readable again.
+    expect(readFileSync(claudeFile, 'utf8')).toBe(ORIGINAL);
+    // The broken file was kept, byte for byte.
+    expect(readFileSync(r.savedAs!, 'utf8')).toBe(broken);
+    const after = await claude();
+    expect(after.problem).toBeUndefined();
+    expect(after.backup).toBeUndefined();
+    // Undo no longer acts on a write the file does not hold.
+    expect(after.canUndo).toBe(false);
+  });
+
   it('refuses a client that is not installed unless forced, and writes nothing', async () => {
     const cursorFile = path.join(user, '.cursor', 'mcp.json');
     const err = await call('clients.connect', { client: 'cursor', profile: 'demo' }).catch((e: { data: ErrorData }) => e.data);

@@ -10,7 +10,7 @@ import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from 
 import { homePaths } from '../../../src-main/engine/home.ts';
 import { SocketControlClient } from '../../../src-main/cli/engine-client.ts';
 import { approvalTimeoutSec, needsApproval } from '../../../src-main/engine/codemode/approvals.ts';
-import type { AuditEntry, RunRecord } from '../../../src-shared/records.ts';
+import { runErrorLabel, type AuditEntry, type RunRecord } from '../../../src-shared/records.ts';
 
 afterAll(cleanupHomes);
 
@@ -218,6 +218,24 @@ describe('approvals of calls from code', () => {
     await control.call('approvals.decide', { id: p!.id, approve: false });
     expect(resultOf((await pending).text)).toMatch(/^denied: ann\.delete_item needs approval and it was denied in Switchboard/);
     expect(await deleted()).not.toContain('g7');
+  });
+
+  it('a run that fails on a call the person refused is recorded as refused by them, not as a plain runtime error', async () => {
+    const pending = run(plain, `async () => await ann.delete_item({ id: 'h8' })`);
+    const [p] = await waitFor(async () => {
+      const { pending: list } = await control.call('approvals.list', {});
+      return list.length ? list : undefined;
+    }, 10_000, 'a pending approval');
+    await control.call('approvals.decide', { id: p!.id, approve: false });
+    const r = await pending;
+    // The client still sees the kinds SPEC §5 names.
+    expect(r.text).toMatch(/^runtime: .*denied: ann\.delete_item/);
+    const rec = await runRecord(r.runId);
+    expect(rec.error).toMatchObject({ kind: 'runtime', refusedBy: 'app' });
+    expect(runErrorLabel(rec.error!, rec.calls)).toBe('Not allowed by you');
+    // Records written before `refusedBy` read the same from their calls.
+    expect(runErrorLabel({ kind: 'runtime', message: rec.error!.message }, rec.calls)).toBe('Not allowed by you');
+    expect(runErrorLabel({ kind: 'runtime', message: 'boom' }, rec.calls)).toBe('runtime');
   });
 
   it('the CLI lists a waiting call and approves it', async () => {
