@@ -3,7 +3,7 @@
 // more than absolute numbers). Prints a table and writes bench/results.json.
 //
 //   npm run bench [-- --quick] [-- --only=SECTION,…] [-- --sdk-path] [-- --memory-rounds=N] [-- --memory-before=DIR]
-//                 [-- --boot-rounds=N] [-- --boot-before=DIR]
+//                 [-- --boot-rounds=N] [-- --boot-before=DIR] [-- --code-rounds=N] [-- --code-before=DIR]
 //
 // --sdk-path adds a route to the latency section: the Node shim to a second engine whose plain
 // tools/call take the SDK path (SWITCHBOARD_SDK_PATH=1) instead of the fast path
@@ -12,9 +12,11 @@
 // Sections: cold, latency (direct · Node shim · native shim · a peer gateway, interleaved),
 // sporadic (one call every 200 ms), start (warm shim start), code, spin, load, catalog,
 // memory (engine RSS idle and after 1,000 code runs, median of N engines, side by side with the
-// checkout in DIR when given), catalog1000, handles, search, approvals, boot (two shims started
+// checkout in DIR when given), catalog1000, handles, search, approvals, eras, boot (two shims started
 // together with no engine, known and fresh home, beside a direct server start; bench/boot.ts;
-// --boot-before=DIR measures that checkout in the same rounds).
+// --boot-before=DIR measures that checkout in the same rounds), codecalls (ten calls from code
+// against ten direct calls, on an engine of its own; bench/code-calls.ts; --code-before=DIR
+// measures that checkout in the same rounds).
 // The native shim is built
 // first when cargo is there (scripts/build-native-shim.mjs); the peer gateway is mcp-hub when
 // BENCH_MCP_HUB names its dist/cli.js (npm install --prefix /tmp/peer mcp-hub@4.2.1; it needs
@@ -36,6 +38,8 @@ import { syntheticServers } from './synthetic-catalog.ts';
 import { benchApprovalsSkills } from './approvals-skills.ts';
 import { erasSection } from './eras.ts';
 import { bootSection } from './boot.ts';
+import { codeCallsSection } from './code-calls.ts';
+import { threadsCpuNs } from './thread-cpu.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -129,18 +133,8 @@ function cpuMs(pid: number | undefined): number {
   } catch {
     return 0;
   }
-  let ns = 0;
-  try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      } catch {
-        // The thread ended meanwhile.
-      }
-    }
-  } catch {
-    return statMs;
-  }
+  const ns = threadsCpuNs(pid);
+  if (ns === undefined) return statMs;
   // Rounded down to ticks, stat lags the precise figure by up to a tick per thread.
   return statMs > ns / 1e6 + 10 ? statMs : ns / 1e6;
 }
@@ -388,7 +382,8 @@ async function main() {
   writeFileSync(path.join(home, 'config.json'), JSON.stringify(config, null, 2));
   void catalog1000;
 
-  try {
+  // The sections below share one engine; a run of only other sections starts none.
+  if (['cold', 'latency', 'sporadic', 'start', 'code', 'spin', 'load', 'catalog'].some(want)) try {
     // 1. Cold start: no engine runs; the shim starts one. Always run: it starts the engine.
     {
       const t0 = performance.now();
@@ -733,11 +728,19 @@ async function main() {
   // 10. Search on plain-word queries: recall, and latency at 1,000 tools (pure code).
   if (want('search')) benchSearch(record, { quick });
 
+  // Ten calls from code against ten direct calls, on engines of their own (bench/code-calls.ts).
+  if (want('codecalls')) {
+    await codeCallsSection({
+      root: ROOT, quick, rounds: Number(argValue('--code-rounds') ?? (quick ? 4 : 8)), before: argValue('--code-before'), nativeBinary: native.binary,
+      record, note,
+    });
+  }
+
   // Approvals and skills (issue 14), on a home and engine of their own.
   if (want('approvals')) await benchApprovalsSkills((metric, value) => record(metric, value, 'ms'), quick);
 
   // Both protocol generations side by side, in an engine of their own (bench/eras.ts).
-  await erasSection((metric, value, unit) => record(metric, value, unit), quick);
+  if (want('eras')) await erasSection((metric, value, unit) => record(metric, value, unit), quick);
 
   // A computer's start: shims started together with no engine running (bench/boot.ts), last:
   // it starts and stops many engines.

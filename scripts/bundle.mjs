@@ -21,7 +21,7 @@ const SOURCES = ['src-main', 'src-shared', 'package.json', 'package-lock.json', 
  * Never bundled: build-time tools, Electron, the browser driver, and the sandbox's QuickJS,
  * whose WebAssembly file is found beside its own module.
  */
-const EXTERNAL = ['electron', 'esbuild', 'tsx', 'playwright-core', 'vite', 'vitest', 'quickjs-emscripten', 'quickjs-emscripten-core', 'quickjs-ffi-types', '@jitl/*'];
+const EXTERNAL = ['electron', 'esbuild', 'tsx', 'playwright-core', 'vite', 'vitest', 'quickjs-emscripten-core', '@jitl/*'];
 const ENTRIES = {
   cli: 'src-main/cli/main.ts',
   'sandbox-worker': 'src-main/engine/codemode/sandbox-worker.ts',

@@ -53,6 +53,26 @@ describe('electron-builder configuration', () => {
     expect(pkg.devDependencies.electron).toBe('41.7.1');
   });
 
+  it('unpacks the QuickJS packages the sandbox worker loads, and ships only the one variant it uses', () => {
+    // The worker is read from app.asar.unpacked by Node's own loader, and so is what it imports.
+    const sources = ['sandbox-module.ts', 'sandbox-run.ts', 'sandbox-spare.ts'].map((f) => readFileSync(path.join(ROOT, 'src-main/engine/codemode', f), 'utf8')).join('\n');
+    const imported = [...sources.matchAll(/from '((?:@jitl\/)?quickjs[^']*)'/g)].map((m) => m[1]!);
+    expect(new Set(imported)).toEqual(new Set(['quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync']));
+    const needed = new Set<string>();
+    const add = (name: string): void => {
+      if (needed.has(name)) return;
+      needed.add(name);
+      const pkg = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+      for (const dep of Object.keys(pkg.dependencies ?? {})) add(dep);
+    };
+    for (const name of imported) add(name);
+    for (const name of needed) expect(cfg.asarUnpack, name).toContain(`node_modules/${name}/**`);
+    // No pattern unpacks the other three variants (the quickjs-emscripten wrapper brought them).
+    expect(cfg.asarUnpack.filter((p: string) => /quickjs/.test(p)).sort()).toEqual([...needed].map((n) => `node_modules/${n}/**`).sort());
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.dependencies['quickjs-emscripten']).toBeUndefined();
+  });
+
   it('publishes the update feed electron-updater reads: GitHub releases, with the formats it updates from', () => {
     // release.yml uploads to a draft and makes it public after the smoke tests (tests/workflows/workflows.test.ts).
     expect(cfg.publish).toEqual({ provider: 'github', releaseType: 'draft' });

@@ -138,12 +138,17 @@ export function startFailure(stage: 'compile' | 'install', message: string): Run
   return { ok: false, kind: stage === 'compile' ? 'runtime' : 'memory', message: `the sandbox could not start: ${message}` };
 }
 
-/** The sandbox itself threw (a WASM abort): out of memory when it says so, else a failed sandbox. */
-export function sandboxCrashFailure(err: unknown, memoryMb: number): RunFailure {
-  const outOfMemory = /memory|alloc/i.test(String(err));
-  return {
-    ok: false,
-    kind: outOfMemory ? 'memory' : 'runtime',
-    message: outOfMemory ? `the run used more than its ${memoryMb} MB of memory` : `the sandbox failed: ${String(err)}`,
-  };
+/**
+ * How the sandbox itself failed (a WASM trap or abort, a QuickJS handle error), decided by the
+ * runner from the module's state, not from the error's words.
+ */
+export type SandboxCrash =
+  /** The linear memory refused to grow during the run (CappedModule.growthRefused). */
+  | { type: 'out-of-memory' }
+  | { type: 'failed'; error: unknown };
+
+/** The sandbox itself failed: out of memory when its memory hit the cap, else a failed sandbox. */
+export function sandboxCrashFailure(crash: SandboxCrash, memoryMb: number): RunFailure {
+  if (crash.type === 'out-of-memory') return { ok: false, kind: 'memory', message: `the run used more than its ${memoryMb} MB of memory` };
+  return { ok: false, kind: 'runtime', message: `the sandbox failed: ${String(crash.error)}` };
 }

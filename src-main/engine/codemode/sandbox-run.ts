@@ -1,7 +1,7 @@
 // One code-mode run in a prepared QuickJS runtime: picks the code form that compiles, drives the
 // job loop against the clock and the budgets, carries host calls over the bridge and reads the
 // outcome out of QuickJS. What the outcome means is decided in run-failure.ts and run-output.ts.
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { MAX_DESCRIBE_NAMES, MAX_QUERY_CHARS, queryTooLongMessage, tooManyNamesMessage } from '../../../src-shared/codemode/catalog-limits.ts';
 import { jsonDeeperThan, tooDeepMessage } from '../../../src-shared/codemode/json-depth.ts';
 import { MAX_RESULTS_ARGS_CHARS } from '../../../src-shared/codemode/result-pages.ts';

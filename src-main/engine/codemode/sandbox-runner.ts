@@ -25,13 +25,15 @@ export class SandboxRunner {
     const spec = JSON.stringify({ globals: msg.globals, results: msg.results === true });
     let run: Run | undefined;
     let result: WorkerResult;
+    const refusedBefore = capped.growthRefused;
     try {
       run = new Run(capped, msg, bridge, this.#spare.take(capped, memoryMb, spec));
       result = await run.execute();
     } catch (err) {
       // A WASM abort leaves the module unusable; say so and let the pool replace the worker.
       this.#modules.drop(memoryMb);
-      return { ...sandboxCrashFailure(err, memoryMb), calls: run?.calls ?? 0, poisoned: true };
+      const crash = capped.growthRefused > refusedBefore ? { type: 'out-of-memory' as const } : { type: 'failed' as const, error: err };
+      return { ...sandboxCrashFailure(crash, memoryMb), calls: run?.calls ?? 0, poisoned: true };
     }
     // No pending call of the run can reach it any more; its runtime is freed by afterRun().
     run.end();

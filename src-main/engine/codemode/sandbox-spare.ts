@@ -2,7 +2,7 @@
 // the globals, catalog and console installed. The runner keeps one spare, readied right after a
 // run's answer is posted, for the next run of the same profile and memory cap: a run still gets
 // a runtime no code has ever run in, but its ~0.5 ms of set-up is off the caller's path.
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { startFailure } from './run-failure.ts';
 import type { RunFailure } from './sandbox-protocol.ts';
 import type { CappedModule } from './sandbox-module.ts';

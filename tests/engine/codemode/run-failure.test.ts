@@ -91,13 +91,14 @@ describe('the other failures', () => {
     expect(startFailure('install', 'x').kind).toBe('memory');
   });
 
-  it('classifies a WASM abort by what it says', () => {
-    expect(sandboxCrashFailure(new Error('RuntimeError: memory access out of bounds'), 64)).toEqual({
+  it('calls a crashed sandbox out of memory only when its memory hit the cap, whatever the error says', () => {
+    expect(sandboxCrashFailure({ type: 'out-of-memory' }, 64)).toEqual({ ok: false, kind: 'memory', message: 'the run used more than its 64 MB of memory' });
+    const trap = new Error('RuntimeError: memory access out of bounds');
+    expect(sandboxCrashFailure({ type: 'failed', error: trap }, 64)).toEqual({
       ok: false,
-      kind: 'memory',
-      message: 'the run used more than its 64 MB of memory',
+      kind: 'runtime',
+      message: 'the sandbox failed: Error: RuntimeError: memory access out of bounds',
     });
-    expect(sandboxCrashFailure(new Error('unreachable'), 64)).toEqual({ ok: false, kind: 'runtime', message: 'the sandbox failed: Error: unreachable' });
   });
 
   it('counts results reads as catalog lookups in the budget message', () => {
