@@ -2,10 +2,12 @@
 // Entry of the packaged shim, a Node single-executable application that MCP clients launch
 // (`switchboard shim --profile P [--home D]`), built by scripts/build-shim-sea.mjs. It carries
 // the shim only: the rest of the command line needs the engine's code, which ships in the app.
-// It also runs the demo's reference servers (`switchboard node SERVER.cjs …`, bundled by
-// scripts/build-demo-servers.mjs), since the app's own binary cannot act as node.
+// It is also the Node the app carries (`switchboard node SCRIPT …`): the demo's reference servers
+// (bundled by scripts/build-demo-servers.mjs), and `npx`/`node` servers on a computer without
+// Node (the engine lends it, see src-main/engine/upstream/carried-runtime.ts), since the app's
+// own binary cannot act as node.
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Module from 'node:module';
 import path from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { runShim } from './shim.mjs';
@@ -19,6 +21,9 @@ if (command === 'shim') {
   });
 } else if (command === 'node') {
   runScript(rest);
+} else if (command && /\.[cm]?js$/.test(command) && existsSync(command)) {
+  // Programs that start `process.execPath SCRIPT` (npm does for its own helpers) take this binary for node.
+  runScript([command, ...rest]);
 } else if (command === '--version' || command === 'version') {
   process.stdout.write(`switchboard shim ${pkg.version} (node ${process.version})\n`);
 } else {
@@ -30,18 +35,16 @@ if (command === 'shim') {
 }
 
 /**
- * Runs a CommonJS script from disk as if by `node SCRIPT ARGS…`. A SEA's own require loads
- * builtins only, so the script goes through a require made for its path, which also resolves
- * anything the script requires beside it. CommonJS only (what build-demo-servers.mjs makes),
- * since require cannot load ESM in Node 20. Unlike node, require.main is not the script; the
- * demo bundles never look.
+ * Runs a script from disk as `node SCRIPT ARGS…` does: Node's own entry loader (Module.runMain)
+ * takes the script as the main module, CommonJS or ES module alike (a SEA's own require loads
+ * builtins only and cannot import), and resolves what it loads from its own folder.
  * @param {string[]} args
  */
 function runScript(args) {
   const [script, ...scriptArgs] = args;
-  if (!script || !script.endsWith('.cjs')) {
+  if (!script || script.startsWith('-')) {
     process.stderr.write(
-      `switchboard node: ${script ? `cannot run ${script}: ` : ''}give the path of a CommonJS script ending in .cjs, as in: switchboard node SERVER.cjs [ARGS…]\n`,
+      `switchboard node: ${script ? `Node options such as ${script} are not taken here: ` : ''}give the path of a script, as in: switchboard node SERVER.js [ARGS…]\n`,
     );
     process.exitCode = 2;
     return;
@@ -53,5 +56,5 @@ function runScript(args) {
     return;
   }
   process.argv = [process.execPath, file, ...scriptArgs];
-  createRequire(file)(file);
+  /** @type {{ runMain(main?: string): void }} */ (/** @type {unknown} */ (Module)).runMain(file);
 }

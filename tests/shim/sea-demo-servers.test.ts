@@ -3,7 +3,7 @@
 // layout; a real MCP client then starts each server as `switchboard node <bundle>` with an empty
 // PATH, so no node can be found: the shim binary carries its own.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,9 @@ import { buildDemoServers } from '../../scripts/build-demo-servers.mjs';
 import { buildShimSea } from '../../scripts/build-shim-sea.mjs';
 import { validateConfigValue } from '../../src-shared/config/validate.ts';
 import { defaultConfig } from '../../src-main/engine/config/default-config.ts';
+import { carriedInvocation, carriedRuntime, writeLaunchers } from '../../src-main/engine/upstream/carried-runtime.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 // Same platforms as sea-shim.test.ts: building the SEA is set up on Linux and macOS only.
 const canBuild = process.platform === 'linux' || process.platform === 'darwin';
@@ -93,10 +96,41 @@ describe.skipIf(!canBuild)('the demo servers under the packaged shim', () => {
     expect(text(await client.callTool({ name: 'list_allowed_directories', arguments: {} }))).toContain(dir);
   });
 
-  it('refuses a script that is not CommonJS, or missing, with a sentence that says why', () => {
-    const esm = spawnSync(shim, ['node', path.join(work, 'server.mjs')], { encoding: 'utf8', env: { PATH: '' } });
-    expect(esm.status).toBe(2);
-    expect(esm.stderr).toMatch(/CommonJS script ending in \.cjs/);
+  it('runs an ES module server from disk as node would (server-memory as npm installs it)', async () => {
+    const memoryFile = path.join(work, 'esm-memory.jsonl');
+    const entry = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+    const client = await connect(shim, ['node', entry], { MEMORY_FILE_PATH: memoryFile });
+    await client.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'esm', entityType: 'module', observations: ['loaded by the shim'] }] } });
+    expect(readFileSync(memoryFile, 'utf8')).toContain('"esm"');
+  });
+
+  it("lends the packaged app's Node to an `npx` server on a computer without Node (issue 30)", async () => {
+    // The engine in the packaged app: Electron cannot act as node, so the shim is the runtime it lends.
+    const rt = carriedRuntime({ execPath: '/opt/App/switchboard-desktop', electron: true, env: { SWITCHBOARD_SHIM_PATH: shim }, appRoot: ROOT })!;
+    expect(rt.npmDir).not.toBeNull();
+    const lent = carriedInvocation(rt, 'npx', ['--offline', '@modelcontextprotocol/server-memory'])!;
+    const launchers = writeLaunchers(mkdtempSync(path.join(work, 'launchers-')), rt);
+    // Only a shell (npm runs package bins through `sh`) and the launchers: no node, npx or npm.
+    const sysbin = mkdtempSync(path.join(work, 'sysbin-'));
+    symlinkSync('/bin/sh', path.join(sysbin, 'sh'));
+    const memoryFile = path.join(work, 'npx-memory.jsonl');
+    const client = new Client({ name: 'sea-npx-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: lent.command, args: lent.args, cwd: ROOT, stderr: 'ignore',
+        env: { PATH: `${sysbin}${path.delimiter}${launchers}`, HOME: work, npm_config_cache: path.join(work, 'npm-cache'), MEMORY_FILE_PATH: memoryFile },
+      }),
+    );
+    clients.push(client);
+    await client.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'npx', entityType: 'package', observations: ['lent node'] }] } });
+    expect(text(await client.callTool({ name: 'read_graph', arguments: {} }))).toContain('lent node');
+    expect(readFileSync(memoryFile, 'utf8')).toContain('"npx"');
+  }, 60_000);
+
+  it('refuses a Node option or a missing script with a sentence that says why', () => {
+    const option = spawnSync(shim, ['node', '--inspect'], { encoding: 'utf8', env: { PATH: '' } });
+    expect(option.status).toBe(2);
+    expect(option.stderr).toMatch(/Node options such as --inspect are not taken here/);
     const missing = spawnSync(shim, ['node', path.join(work, 'missing.cjs')], { encoding: 'utf8', env: { PATH: '' } });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/missing\.cjs does not exist/);

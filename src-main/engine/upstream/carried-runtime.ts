@@ -14,8 +14,10 @@ import { APP_ROOT } from '../app-root.ts';
 import { SHIM_PATH_ENV } from '../clients/shim-entry.ts';
 
 export interface CarriedRuntime {
-  /** The binary that runs JavaScript as Node: node itself, or the Electron binary. */
+  /** The binary that runs JavaScript as Node: node itself, the Electron binary, or the packaged app's shim. */
   node: string;
+  /** Arguments before the script: `node` for the packaged shim (`switchboard node SCRIPT …`); none otherwise. */
+  nodeArgs?: string[];
   /** What that binary needs in its environment to act as node (ELECTRON_RUN_AS_NODE under Electron). */
   nodeEnv: Record<string, string>;
   /** npm's package folder (bin/npm-cli.js, bin/npx-cli.js), or null when none was found. */
@@ -38,15 +40,18 @@ export interface CarriedRuntimeOptions {
 }
 
 /**
- * The runtime this process can lend to a server, or null when it has none: in the packaged
- * desktop app the Electron binary cannot act as node (its runAsNode fuse is off, see
- * electron-builder.yml; the desktop app tells the engine so by setting SWITCHBOARD_SHIM_PATH).
+ * The runtime this process can lend to a server. In the packaged desktop app the Electron binary
+ * cannot act as node (its runAsNode fuse is off, see electron-builder.yml; the app tells the
+ * engine so by setting SWITCHBOARD_SHIM_PATH): there the shim lends the Node it carries, as
+ * `switchboard node SCRIPT …` (the native shim hands that to switchboard-node beside it), and npm
+ * is the app's own, unpacked beside app.asar.
  */
 export function carriedRuntime(opts: CarriedRuntimeOptions = {}): CarriedRuntime | null {
   const execPath = opts.execPath ?? process.execPath;
   const electron = opts.electron ?? process.versions.electron !== undefined;
   const env = opts.env ?? process.env;
-  if (electron && env[SHIM_PATH_ENV]) return null;
+  const shim = env[SHIM_PATH_ENV];
+  if (electron && shim) return { node: shim, nodeArgs: ['node'], nodeEnv: {}, npmDir: findNpm(opts.appRoot ?? APP_ROOT, null, opts.platform ?? process.platform) };
   return {
     node: execPath,
     nodeEnv: electron ? { ELECTRON_RUN_AS_NODE: '1' } : {},
@@ -60,8 +65,9 @@ export function carriedRuntime(opts: CarriedRuntimeOptions = {}): CarriedRuntime
  */
 export function findNpm(appRoot: string, nodePath: string | null, platform: NodeJS.Platform = process.platform): string | null {
   try {
-    const manifest = createRequire(path.join(appRoot, 'package.json')).resolve('npm/package.json');
-    if (existsSync(path.join(path.dirname(manifest), 'bin', 'npx-cli.js'))) return path.dirname(manifest);
+    // Node cannot run a script inside app.asar as a child's entry: the packaged app unpacks npm (electron-builder.yml).
+    const dir = path.dirname(createRequire(path.join(appRoot, 'package.json')).resolve('npm/package.json')).replace(/app\.asar(?=[\\/]|$)/, 'app.asar.unpacked');
+    if (existsSync(path.join(dir, 'bin', 'npx-cli.js'))) return dir;
   } catch {
     // not a dependency here
   }
@@ -83,9 +89,10 @@ export function carriedCommand(command: string, platform: NodeJS.Platform = proc
  * or npx/npm asked for and no npm found).
  */
 export function carriedInvocation(rt: CarriedRuntime, command: CarriedCommand, args: readonly string[]): { command: string; args: string[] } | undefined {
-  if (command === 'node') return { command: rt.node, args: [...args] };
+  const lead = rt.nodeArgs ?? [];
+  if (command === 'node') return { command: rt.node, args: [...lead, ...args] };
   if (rt.npmDir === null) return undefined;
-  return { command: rt.node, args: [path.join(rt.npmDir, 'bin', `${command}-cli.js`), ...args] };
+  return { command: rt.node, args: [...lead, path.join(rt.npmDir, 'bin', `${command}-cli.js`), ...args] };
 }
 
 /** The binary that will run `command` when it is missing, or undefined when the carried runtime cannot stand in. */
@@ -129,7 +136,7 @@ function shQuote(s: string): string {
 
 function posixLaunchers(rt: CarriedRuntime): Record<string, string> {
   const envs = Object.entries(rt.nodeEnv).map(([k, v]) => `${k}=${shQuote(v)} `).join('');
-  const node = `${envs}exec ${shQuote(rt.node)}`;
+  const node = `${envs}exec ${[rt.node, ...(rt.nodeArgs ?? [])].map(shQuote).join(' ')}`;
   const out: Record<string, string> = { node: `#!/bin/sh\n${node} "$@"\n` };
   if (rt.npmDir !== null) {
     for (const c of ['npx', 'npm']) out[c] = `#!/bin/sh\n${node} ${shQuote(path.join(rt.npmDir, 'bin', `${c}-cli.js`))} "$@"\n`;
@@ -140,9 +147,10 @@ function posixLaunchers(rt: CarriedRuntime): Record<string, string> {
 function windowsLaunchers(rt: CarriedRuntime): Record<string, string> {
   // %* hands the arguments on as cmd.exe received them; paths are quoted for spaces.
   const envs = Object.entries(rt.nodeEnv).map(([k, v]) => `@set "${k}=${v}"\r\n`).join('');
-  const out: Record<string, string> = { 'node.cmd': `${envs}@"${rt.node}" %*\r\n` };
+  const node = [`"${rt.node}"`, ...(rt.nodeArgs ?? [])].join(' ');
+  const out: Record<string, string> = { 'node.cmd': `${envs}@${node} %*\r\n` };
   if (rt.npmDir !== null) {
-    for (const c of ['npx', 'npm']) out[`${c}.cmd`] = `${envs}@"${rt.node}" "${path.win32.join(rt.npmDir, 'bin', `${c}-cli.js`)}" %*\r\n`;
+    for (const c of ['npx', 'npm']) out[`${c}.cmd`] = `${envs}@${node} "${path.win32.join(rt.npmDir, 'bin', `${c}-cli.js`)}" %*\r\n`;
   }
   return out;
 }

@@ -112,7 +112,11 @@ describe('carriedRuntime', () => {
     expect(readFileSync(path.join(dir, 'npx'), 'utf8')).toContain(`'/opt/App/electron' '/opt/App/npm/bin/npx-cli.js' "$@"`);
   });
 
-  it('has none in the packaged app, whose binary cannot act as node', () => {
-    expect(carriedRuntime({ execPath: '/opt/App/switchboard-desktop', electron: true, env: { SWITCHBOARD_SHIM_PATH: '/opt/App/bin/switchboard' } })).toBeNull();
+  it('is the shim in the packaged app, whose own binary cannot act as node: `switchboard node SCRIPT`, npm from app.asar.unpacked', () => {
+    const rt = carriedRuntime({ execPath: '/opt/App/switchboard-desktop', electron: true, env: { SWITCHBOARD_SHIM_PATH: '/opt/App/bin/switchboard' }, appRoot: home })!;
+    expect(rt).toMatchObject({ node: '/opt/App/bin/switchboard', nodeArgs: ['node'], nodeEnv: {} });
+    expect(carriedInvocation({ ...rt, npmDir: '/opt/App/npm' }, 'npx', ['-y', 'pkg'])).toEqual({ command: '/opt/App/bin/switchboard', args: ['node', '/opt/App/npm/bin/npx-cli.js', '-y', 'pkg'] });
+    const dir = writeLaunchers(path.join(home, 'packaged-launchers'), { ...rt, npmDir: '/opt/App/npm' }, 'linux');
+    expect(readFileSync(path.join(dir, 'node'), 'utf8')).toBe(`#!/bin/sh\nexec '/opt/App/bin/switchboard' 'node' "$@"\n`);
   });
 });
