@@ -221,6 +221,10 @@ describe('the app in a browser', () => {
 
   it('connect and settings: say what to do and where things are', { timeout: 90_000 }, async () => {
     await go('Connect');
+    // The terminal's commands are for developers: behind a closed "Advanced" disclosure.
+    const terminal = page.getByTestId('terminal-commands');
+    assert.equal(await terminal.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    await terminal.locator('summary').click();
     await page.getByText(/switchboard connect CLIENT --profile P/).waitFor();
     await shot('connect');
     await go('Settings');
