@@ -223,7 +223,7 @@ describe('the app in a browser', () => {
     await go('Connect');
     // The terminal's commands are for developers: behind a closed "Advanced" disclosure.
     const terminal = page.getByTestId('terminal-commands');
-    assert.equal(await terminal.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    assert.equal(await terminal.evaluate((d) => (d as unknown as { open: boolean }).open), false);
     await terminal.locator('summary').click();
     await page.getByText(/switchboard connect CLIENT --profile P/).waitFor();
     await shot('connect');

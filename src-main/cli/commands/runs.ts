@@ -1,6 +1,6 @@
 // `switchboard runs [--json] [--profile P] [--limit N]` and `runs show ID [--json]`.
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import type { RunQuery, RunRecord } from '../../../src-shared/records.ts';
+import { runErrorLabel, runRefusal, type RunQuery, type RunRecord } from '../../../src-shared/records.ts';
 import { homePaths } from '../../engine/home.ts';
 import { RunStore } from '../../engine/records/run-store.ts';
 import { SocketControlClient } from '../engine-client.ts';
@@ -63,7 +63,11 @@ function printRun(ctx: CliContext, r: RunRecord): void {
     for (const c of r.calls) ctx.stdout(`  +${c.start} ms  ${t(c.server)}.${t(c.tool)}  ${c.duration} ms  ${t(c.outcome)}\n`);
   }
   if (r.callCount !== undefined) ctx.stdout(`  … ${r.callCount - r.calls.length} more calls not kept in the history\n`);
-  if (r.error) ctx.stdout(`\nError: ${t(r.error.kind)}: ${r.error.message}\n`);
+  if (r.error) {
+    ctx.stdout(`\nError: ${t(r.error.kind)}: ${r.error.message}\n`);
+    // The kind stays what scripts read; a refusal also says who refused, in words.
+    if (runRefusal(r.error, r.calls)) ctx.stdout(`(${runErrorLabel(r.error, r.calls)})\n`);
+  }
   else if (r.resultText !== undefined) ctx.stdout(`\nResult (as the client got it${r.resultFullChars !== undefined ? `; ${r.resultFullChars} characters in full` : ''}):\n${r.resultText}\n`);
   else ctx.stdout(`\nResult:\n${JSON.stringify(r.result, null, 2)}\n`);
 }
