@@ -77,6 +77,7 @@ export const CONTROL_PARAMS = {
   'clients.trustFolder': z.object({ client: text, folder: text }),
   'clients.importPlan': z.object({ client: text }),
   'clients.importApply': z.object({ client: text, replace: z.boolean().optional(), profile: text.optional() }),
+  'demo.remove': none,
   'catalog.search': z.object({ text }),
   'catalog.prepare': z.object({ name: text.optional(), version: text.optional(), link: text.optional() }),
   'catalog.install': z.object({ name: text.optional(), version: text.optional(), link: text.optional(), answers: z.record(z.string(), z.string()), approved: z.boolean() }),

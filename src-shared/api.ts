@@ -254,7 +254,8 @@ export interface ImportServerPreview {
 }
 
 export type ImportPlanEntry =
-  | { action: 'add'; clientName: string; name: string; server: ImportServerPreview }
+  /** `taken`: the client's name is already used here by a different server, so it is brought over as `name`. */
+  | { action: 'add'; clientName: string; name: string; server: ImportServerPreview; taken?: string }
   | { action: 'duplicate'; clientName: string; existing: string }
   | { action: 'skip'; clientName: string; reason: string };
 
@@ -262,8 +263,12 @@ export interface ImportPlanResult {
   client: string;
   configPath: string;
   entries: ImportPlanEntry[];
-  /** The profile `replace` would create or extend. */
+  /** The profile the servers join (the person's own, "my-tools"), created when missing; `replace` points the client at it. */
   replaceProfile: string;
+  /** The servers already in that profile (brought over from other apps, or put there by hand). */
+  profileServers: string[];
+  /** Demo profiles the client is connected to: `replace` removes their entries too, so the app gets its own tools, not the demo's. */
+  demoEntries: string[];
 }
 
 /** A tool call from code waiting for approval (profile `approvals`). */
@@ -379,11 +384,21 @@ export interface ControlApi {
   'clients.trustFolder': { params: { client: string; folder: string }; result: ClientWriteResult };
   /** Dry run of import: writes nothing. */
   'clients.importPlan': { params: { client: string }; result: ImportPlanResult };
-  /** Adds the planned servers to config.json; `replace` also swaps them in the client's file for one entry of `profile`. */
+  /**
+   * Adds the planned servers to config.json and puts them (and those already there) in one profile,
+   * `profile` or the person's own ("my-tools"), in one atomic change; `replace` also swaps them in
+   * the client's file for that profile's one entry. `profile` is null when there was nothing to bring over.
+   */
   'clients.importApply': {
     params: { client: string; replace?: boolean; profile?: string };
-    result: { added: string[]; replaced: { profile: string; entries: string[]; write: ClientWriteResult } | null };
+    result: { added: string[]; profile: string | null; replaced: { profile: string; entries: string[]; write: ClientWriteResult } | null };
   };
+  /**
+   * Removes the demo: its profiles ("demo", "demo-code"), the servers only they use, the apps'
+   * entries for them, and its folder when left as it came. A server of the person's in a demo
+   * profile moves to their own profile ("my-tools"), and an app that reached it through the demo is pointed there.
+   */
+  'demo.remove': { params: Record<string, never>; result: DemoRemovalResult };
   /**
    * The servers shipped with the app whose words match `text` (all of them for empty text), then
    * those in the MCP Registry (settings.registry) whose name contains `text`, latest versions.
@@ -405,6 +420,19 @@ export interface ControlApi {
     /** `signIn`: the remote server answered the install check with 401: the user must sign in (servers.signIn). */
     result: { serverName: string; config: Record<string, unknown>; secrets: string[]; signIn?: 'needed' };
   };
+}
+
+export interface DemoRemovalResult {
+  /** The demo profiles removed (none when there was no demo). */
+  profiles: string[];
+  /** The demo servers removed. */
+  servers: string[];
+  /** The person's servers that were in a demo profile, now in `profile`. */
+  kept: { servers: string[]; profile: string } | null;
+  /** Apps whose demo entry was removed; `movedTo`: it now reaches that profile instead. */
+  apps: { client: string; displayName: string; movedTo?: string }[];
+  /** The demo folder: removed, kept (it holds files the person put or changed there), or not there. */
+  folder: { path: string; state: 'removed' | 'kept' | 'absent' };
 }
 
 export interface CatalogHit {
@@ -498,6 +526,7 @@ export const CONTROL_METHODS = [
   'clients.trustFolder',
   'clients.importPlan',
   'clients.importApply',
+  'demo.remove',
   'catalog.search',
   'catalog.prepare',
   'catalog.install',

@@ -4,10 +4,8 @@ import { ConfigStore } from '../engine/config/store.ts';
 import { defaultConfig } from '../engine/config/default-config.ts';
 import { homePaths } from '../engine/home.ts';
 import { defaultShimEntry } from '../engine/clients/shim-entry.ts';
-import { withProfileServers, withServers } from '../engine/clients/import-apply.ts';
 import { SocketControlClient } from './engine-client.ts';
 import type { CliContext } from './context.ts';
-import { configPointer } from '../../src-shared/config/paths.ts';
 
 export interface CliContextInit {
   home: string;
@@ -58,35 +56,11 @@ export function createCliContext(init: CliContextInit): CliContext {
     env: process.env,
     platform: process.platform,
     shimEntry: (profile: string) => defaultShimEntry(home, homeIsDefault, profile),
-    addProfile: (name: string, servers: string[]) =>
-      withConfig(
-        home,
-        async (c) => {
-          const key = configPointer('profiles', name);
-          const cur = (await c.call('config.get', { path: key })) as { found: boolean; value?: { servers?: string[] } };
-          const have = cur.found ? (cur.value?.servers ?? []) : [];
-          const merged = [...have, ...servers.filter((s) => !have.includes(s))];
-          await c.call('config.set', { path: cur.found ? `${key}/servers` : key, value: cur.found ? merged : { servers: merged } });
-        },
-        async (s) => {
-          await s.update((raw) => withProfileServers(raw, name, servers));
-        },
-      ),
     profiles: () =>
       withConfig(
         home,
         async (c) => Object.keys(((await c.call('config.get', { path: 'profiles' })).value ?? {}) as object),
         async (s) => Object.keys(s.config.profiles),
-      ),
-    addServers: (servers: Record<string, unknown>) =>
-      withConfig(
-        home,
-        async (c) => {
-          for (const [name, cfg] of Object.entries(servers)) await c.call('config.set', { path: configPointer('servers', name), value: cfg });
-        },
-        async (s) => {
-          await s.update((raw) => withServers(raw, servers));
-        },
       ),
   };
 }

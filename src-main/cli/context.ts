@@ -16,11 +16,4 @@ export interface CliContext {
   shimEntry(profile: string): ShimEntry;
   /** Profile names from the current config (for "unknown profile" errors). */
   profiles(): Promise<string[]>;
-  /** Adds servers to config.json through the validated store; existing names are not overwritten. */
-  addServers(servers: Record<string, unknown>): Promise<void>;
-  /**
-   * Creates profile `name` over `servers`, or, when it exists, appends the servers it lacks.
-   * Used by `import --replace`; must validate and write atomically like addServers.
-   */
-  addProfile(name: string, servers: string[]): Promise<void>;
 }

@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   disconnect: () => import('./commands/disconnect.ts'),
   import: () => import('./commands/import.ts'),
   undo: () => import('./commands/undo.ts'),
+  demo: () => import('./commands/demo.ts'),
   doctor: () => import('./commands/doctor.ts'),
   secret: () => import('./commands/secret.ts'),
   login: () => import('./commands/login.ts'),
@@ -42,6 +43,7 @@ export const USAGE = `Usage: switchboard <command> [--home DIR]
   config get|set|unset PATH [JSON] read or change config.json (validated, atomic)
   clients [--json]                 every known client: config file, installed, connected profiles
   connect CLIENT --profile P [--force] [--trust-folder DIR] [--no-check] · disconnect CLIENT --profile P · import CLIENT [--apply] [--replace] · undo CLIENT
+  demo remove                      remove the demo profiles and servers (never your own) and, if untouched, the demo folder
   doctor                           check how each server's command resolves
   search TEXT [--json] [--cursor C] servers in the MCP Registry (settings.registry) whose name contains TEXT (--json: one array)
   install NAME|LINK|FILE.mcpb [--version V] [--yes | --propose] [--name KEY] [--remote]   add a server after showing exactly what runs (--propose: it waits for approval)

@@ -352,6 +352,7 @@ describe('connect page in a browser', () => {
     assert.ok(written.mcpServers['switchboard-work'].args.includes('work'), JSON.stringify(written));
 
     await card.getByRole('button', { name: 'Import servers…' }).click();
+    await card.getByTestId('import-plan').getByText('Exact command').click();
     await card.getByTestId('import-plan').getByText('uvx weather-mcp --units metric').waitFor();
     await screenshot(cp, 'connect');
     await card.getByRole('button', { name: 'Close' }).click();

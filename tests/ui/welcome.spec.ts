@@ -2,8 +2,9 @@
 // whose first run wrote its default config (the demo profiles), with a fake user's $HOME that
 // holds Cursor and a Claude Desktop with a server of its own. Done with the mouse, then again
 // with the keyboard only; the import preview says what will run before anything is written;
-// the live line appears when the entry Connect wrote (the real shim command) is started by an
-// MCP client that introduces itself as Cursor does.
+// Claude Desktop's server goes into the person's own profile, not the demo, and Cursor connected
+// afterwards gets that profile; the live line appears when the entry Connect wrote (the real
+// shim command) is started by an MCP client that introduces itself as Cursor does.
 // Run: npm run build:renderer && node --import tsx --test tests/ui/welcome.spec.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -58,7 +59,7 @@ const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 /** Starts the entry Connect wrote into Cursor's file, as Cursor would, introducing itself as Cursor does. */
 async function startAsCursor(user: FakeUser): Promise<Client> {
-  const entry = readJson(user.cursorFile).mcpServers['switchboard-demo'] as { command: string; args: string[]; env?: Record<string, string> };
+  const entry = readJson(user.cursorFile).mcpServers['switchboard-my-tools'] as { command: string; args: string[]; env?: Record<string, string> };
   const client = new Client({ name: 'cursor-vscode', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...(process.env as Record<string, string>), ...entry.env }, stderr: 'ignore' }));
   return client;
@@ -86,17 +87,50 @@ describe('the welcome, with the mouse', () => {
     const apps = page.getByRole('list', { name: 'AI apps on this computer' });
     await apps.locator('[data-client="cursor"]').waitFor();
     await apps.locator('[data-client="claude-desktop"]').waitFor();
-    await page.getByTestId('profile-line').filter({ hasText: /the profile “demo” \(\d+ tools from everything, memory, files\)\.\s+A profile is a named set of tools/ }).waitFor({ timeout: 20_000 });
+    // The person has no profile yet: nothing is connected to the demo for them.
+    await page.getByTestId('profile-line').filter({ hasText: /Bring over the servers your apps already have/ }).waitFor({ timeout: 20_000 });
     await page.locator('[data-import="claude-desktop"]').waitFor();
+    // Claude Desktop has a server of its own: bring it over first, no demo for it.
+    await apps.locator('[data-client="claude-desktop"]').getByTestId('bring-first').waitFor();
+    assert.equal(await apps.locator('[data-client="claude-desktop"]').getByRole('button').count(), 0);
+    // Cursor has none: it may try the demo, said as such.
+    await apps.locator('[data-client="cursor"]').getByRole('button', { name: 'Try the demo in Cursor' }).waitFor();
     await screenshot(page, 'welcome');
   });
 
-  it('connects Cursor with one click and says what to do in Cursor next', { timeout: 90_000 }, async () => {
+  it('previews Claude Desktop’s own server in words and writes nothing before the click', { timeout: 90_000 }, async () => {
+    const offer = page.locator('[data-import="claude-desktop"]');
+    await offer.getByTestId('server-words').filter({ hasText: /^Runs the script .*basic\.mjs with Node\.js\.$/ }).waitFor();
+    await offer.getByText(/Settings it gets \(NOTES_TOKEN\) are copied as they are and not shown here/).waitFor();
+    await offer.getByTestId('import-destination').filter({ hasText: /They go into a profile of your own, “my-tools”, kept apart from the demo/ }).waitFor();
+    assert.ok(!(await offer.innerText()).includes('kept-secret'), 'values of its settings are not shown');
+    await offer.getByText('Exact command').click();
+    await offer.locator('pre', { hasText: /node .*basic\.mjs/ }).waitFor();
+    await offer.getByText('Nothing has been written yet.').waitFor();
+    assert.equal(readFileSync(x.user.claudeFile, 'utf8'), x.user.claudeOriginal);
+    assert.equal(readJson(x.s.configFile).servers.notes, undefined);
+    await screenshot(page, 'welcome-import');
+  });
+
+  it('brings it over: into the person’s own profile, not the demo, and Claude Desktop reaches it through Switchboard', { timeout: 90_000 }, async () => {
+    await page.locator('[data-import="claude-desktop"]').getByRole('button', { name: 'Bring this server into Switchboard' }).click();
+    await page.locator('[data-import-done="claude-desktop"]').getByText(/Added notes to your profile “my-tools”\. Claude Desktop now reaches them through Switchboard/).waitFor({ timeout: 20_000 });
+    const cfg = readJson(x.s.configFile);
+    assert.deepEqual(cfg.servers.notes, { command: NODE, args: [BASIC], env: { NOTES_TOKEN: 'kept-secret' } });
+    assert.deepEqual(cfg.profiles['my-tools'], { servers: ['notes'] });
+    assert.ok(!cfg.profiles.demo.servers.includes('notes'), JSON.stringify(cfg.profiles.demo));
+    const claude = readJson(x.user.claudeFile).mcpServers;
+    assert.deepEqual(Object.keys(claude), ['switchboard-my-tools']);
+    await page.locator('[data-client="claude-desktop"]').getByText('Waiting for Claude Desktop to start using Switchboard…').waitFor();
+  });
+
+  it('connects Cursor afterwards with one click to the person’s profile and says what to do in Cursor next', { timeout: 90_000 }, async () => {
+    await page.getByTestId('profile-line').filter({ hasText: /your profile “my-tools” \(\d+ tools? from notes\)\./ }).waitFor({ timeout: 20_000 });
     const card = page.locator('[data-client="cursor"]');
     await card.getByRole('button', { name: 'Connect Cursor' }).click();
     await card.getByTestId('next-steps').getByText(/Open Cursor Settings → MCP/).waitFor({ timeout: 20_000 });
     await card.getByText('Waiting for Cursor to start using Switchboard…').waitFor();
-    assert.ok(readJson(x.user.cursorFile).mcpServers['switchboard-demo'], 'the entry is in Cursor’s file');
+    assert.deepEqual(Object.keys(readJson(x.user.cursorFile).mcpServers), ['switchboard-my-tools']);
     await card.getByRole('button', { name: 'Connect Cursor' }).waitFor({ state: 'detached' });
   });
 
@@ -108,30 +142,6 @@ describe('the welcome, with the mouse', () => {
     await live.getByText(`Cursor is connected — ${tools} tools`).waitFor({ timeout: 20_000 });
     assert.equal(await live.getAttribute('role'), 'status', 'announced to screen readers');
     await screenshot(page, 'welcome-connected');
-  });
-
-  it('previews Claude Desktop’s own server in words and writes nothing before the click', { timeout: 90_000 }, async () => {
-    const offer = page.locator('[data-import="claude-desktop"]');
-    await offer.getByTestId('server-words').filter({ hasText: /^Runs the script .*basic\.mjs with Node\.js\.$/ }).waitFor();
-    await offer.getByText(/Settings it gets \(NOTES_TOKEN\) are copied as they are and not shown here/).waitFor();
-    assert.ok(!(await offer.innerText()).includes('kept-secret'), 'values of its settings are not shown');
-    await offer.getByText('Exact command').click();
-    await offer.locator('pre', { hasText: /node .*basic\.mjs/ }).waitFor();
-    await offer.getByText('Nothing has been written yet.').waitFor();
-    assert.equal(readFileSync(x.user.claudeFile, 'utf8'), x.user.claudeOriginal);
-    assert.equal(readJson(x.s.configFile).servers.notes, undefined);
-    await screenshot(page, 'welcome-import');
-  });
-
-  it('brings it over: into the demo profile, and Claude Desktop reaches it through Switchboard', { timeout: 90_000 }, async () => {
-    await page.locator('[data-import="claude-desktop"]').getByRole('button', { name: 'Bring this server into Switchboard' }).click();
-    await page.locator('[data-import-done="claude-desktop"]').getByText(/Added notes to Switchboard\. Claude Desktop now reaches them through Switchboard/).waitFor({ timeout: 20_000 });
-    const cfg = readJson(x.s.configFile);
-    assert.deepEqual(cfg.servers.notes, { command: NODE, args: [BASIC], env: { NOTES_TOKEN: 'kept-secret' } });
-    assert.ok(cfg.profiles.demo.servers.includes('notes'), JSON.stringify(cfg.profiles.demo));
-    const claude = readJson(x.user.claudeFile).mcpServers;
-    assert.deepEqual(Object.keys(claude), ['switchboard-demo']);
-    await page.locator('[data-client="claude-desktop"]').getByText('Waiting for Claude Desktop to start using Switchboard…').waitFor();
   });
 
   it('finishes on Servers, is not shown again, and Settings opens it again', { timeout: 90_000 }, async () => {
@@ -171,11 +181,11 @@ describe('the welcome, with the keyboard only', () => {
       return { text: (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim().replace(/\\s+/g, ' '), ring: !!style && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 };
     })()`)) as { text: string; ring: boolean };
 
-  /** Tabs forward to the control named `name`; every stop on the way shows its focus. */
-  async function tabTo(name: string | RegExp): Promise<void> {
+  /** Tabs forward (or back) to the control named `name`; every stop on the way shows its focus. */
+  async function tabTo(name: string | RegExp, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
     const seen: string[] = [];
     for (let i = 0; i < 40; i++) {
-      await page.keyboard.press('Tab');
+      await page.keyboard.press(key);
       const f = await focused();
       seen.push(f.text);
       assert.ok(f.ring, `focus on “${f.text}” is visible`);
@@ -190,12 +200,7 @@ describe('the welcome, with the keyboard only', () => {
     assert.deepEqual(await focused(), { text: 'Skip the welcome', ring: true });
   });
 
-  it('connects Cursor with Enter and brings Claude Desktop’s server over with Space', { timeout: 90_000 }, async () => {
-    await tabTo('Connect Cursor');
-    await page.keyboard.press('Enter');
-    await page.locator('[data-client="cursor"]').getByTestId('next-steps').waitFor({ timeout: 20_000 });
-    assert.ok(readJson(x.user.cursorFile).mcpServers['switchboard-demo']);
-    // The button that had focus is gone: focus must still be somewhere Tab can go on from.
+  it('brings Claude Desktop’s server over with Space, then connects Cursor to it with Enter', { timeout: 90_000 }, async () => {
     await tabTo('Exact command');
     await page.keyboard.press('Enter');
     await page.locator('[data-import="claude-desktop"] pre').waitFor();
@@ -203,6 +208,12 @@ describe('the welcome, with the keyboard only', () => {
     await page.keyboard.press('Space');
     await page.locator('[data-import-done="claude-desktop"]').waitFor({ timeout: 20_000 });
     assert.ok(readJson(x.s.configFile).servers.notes);
+    await page.locator('[data-client="cursor"]').getByRole('button', { name: 'Connect Cursor' }).waitFor({ timeout: 20_000 });
+    // Focus moved to the notice that replaced the button; Cursor's card is above it.
+    await tabTo('Connect Cursor', 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-client="cursor"]').getByTestId('next-steps').waitFor({ timeout: 20_000 });
+    assert.ok(readJson(x.user.cursorFile).mcpServers['switchboard-my-tools']);
   });
 
   it('finishes with Enter on Done, and Escape skips it when opened again', { timeout: 90_000 }, async () => {

@@ -1,33 +1,39 @@
 // `switchboard import CLIENT [--apply] [--replace]`: copy a client's servers into config.json.
 // Without flags it is a dry run; applying it is the user's approval of those commands (SPEC §3).
-import { readFile } from 'node:fs/promises';
-import type { ServerConfig } from '../../../src-shared/config/schema.ts';
-import { validateConfigText } from '../../../src-shared/config/validate.ts';
-import { SwitchboardError } from '../../../src-shared/errors.ts';
+// It is the app's import, step for step: the engine's clients.importPlan / clients.importApply
+// when an engine runs, else the same handlers here against config.json under its lock.
+import type { ControlApi } from '../../../src-shared/api.ts';
 import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import { assertInstalled, connectorFromArgs } from '../../engine/clients/client-lookup.ts';
-import { describeServer, planImport } from '../../engine/clients/import.ts';
-import { applyImport } from '../../engine/clients/import-apply.ts';
-import { decodeUtf8 } from '../../engine/config/store.ts';
-import { homePaths } from '../../engine/home.ts';
+import { clientHandlers } from '../../engine/clients/client-control.ts';
+import { describePreview } from '../../engine/clients/import.ts';
 import { parseFlags } from '../args.ts';
+import { withConfig } from '../cli-context.ts';
 import type { CliContext } from '../context.ts';
 
-async function existingServers(home: string): Promise<Record<string, ServerConfig>> {
-  const file = homePaths(home).config;
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw err;
-  }
-  const decoded = decodeUtf8(bytes);
-  const v: ReturnType<typeof validateConfigText> = 'problem' in decoded ? { ok: false, problems: [decoded.problem] } : validateConfigText(decoded.text);
-  if (!v.ok) {
-    throw new SwitchboardError('invalid-config', `${file} has problems, so Switchboard cannot tell which servers it already has. Fix them first:`, v.problems);
-  }
-  return v.config.servers;
+type ImportMethod = 'clients.importPlan' | 'clients.importApply';
+
+/** One import step, in the running engine or (none running) in this process. */
+function importStep<M extends ImportMethod>(ctx: CliContext, method: M, params: ControlApi[M]['params']): Promise<ControlApi[M]['result']> {
+  return withConfig(
+    ctx.home,
+    (engine) => engine.call(method, params),
+    (store) => {
+      const handlers = clientHandlers({
+        home: ctx.home,
+        homeIsDefault: ctx.homeIsDefault,
+        env: ctx.env,
+        platform: ctx.platform,
+        profiles: () => Object.keys(store.config.profiles),
+        raw: () => store.raw,
+        updateConfig: (mutate) => store.update(mutate),
+      });
+      return (handlers[method] as (p: ControlApi[M]['params']) => Promise<ControlApi[M]['result']>)(params);
+    },
+    // A dry run writes nothing, not even a first-run config.json; and the apply then plans
+    // against the same (absent) file, so it does what the dry run said.
+    { createDefault: false },
+  );
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -35,43 +41,57 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const c = connectorFromArgs('import', positionals, { home: ctx.home, env: ctx.env, platform: ctx.platform });
   assertInstalled(c, 'There is nothing to import.');
   const apply = values.apply === true || values.replace === true;
-  const clientServers = await c.readImportableServers();
-  const plan = planImport(clientServers, await existingServers(ctx.home), c.spec.bareUrlTransport);
+  const plan = await importStep(ctx, 'clients.importPlan', { client: c.id });
 
   // Names and reasons come from the client's file: escaped (terminalSafe), never raw.
   const t = terminalSafe;
+  const q = (s: string) => t(JSON.stringify(s));
   const lines: string[] = [`${c.displayName}: ${t(c.configPath())}`, ...c.legacyFiles().map((f) => `  also read: ${t(f)} (an older file ${c.displayName} still loads)`)];
-  for (const item of plan.items) {
-    if (item.action === 'add') lines.push(`  + ${t(item.name)}${item.name !== item.clientName ? ` (was ${t(JSON.stringify(item.clientName))})` : ''}: ${describeServer(item.config)}`);
-    else if (item.action === 'duplicate') lines.push(`  = ${t(item.clientName)}: already in config.json as "${t(item.existing)}"`);
-    else lines.push(`  ! ${t(item.clientName)}: skipped, ${t(item.reason)}`);
+  for (const e of plan.entries) {
+    if (e.action === 'add') {
+      const was =
+        e.taken ? ` (was ${q(e.clientName)}; Switchboard already has a different server called ${q(e.taken)})`
+        : e.name !== e.clientName ? ` (was ${q(e.clientName)})`
+        : '';
+      lines.push(`  + ${t(e.name)}${was}: ${describePreview(e.server)}`);
+    } else if (e.action === 'duplicate') lines.push(`  = ${t(e.clientName)}: already in Switchboard as ${q(e.existing)} (the same command, arguments and settings)`);
+    else lines.push(`  ! ${t(e.clientName)}: skipped, ${t(e.reason)}`);
   }
-  if (plan.items.length === 0) lines.push('  (no servers besides Switchboard\'s own entries)');
-  const count = Object.keys(plan.toAdd).length;
+  if (plan.entries.length === 0) lines.push("  (no servers besides Switchboard's own entries)");
+  const count = plan.entries.filter((e) => e.action === 'add').length;
+  const covered = plan.entries.filter((e) => e.action !== 'skip').length;
+  const profile = plan.replaceProfile;
+  const others = plan.profileServers.length ? `, which has ${plan.profileServers.map(q).join(', ')} already` : ' (created for them)';
 
   if (!apply) {
+    if (covered) lines.push(`They go into your profile "${profile}"${others}.`);
+    if (covered && plan.demoEntries.length) lines.push(`With --replace, ${c.displayName}'s demo entr${plan.demoEntries.length === 1 ? 'y goes' : 'ies go'} too (${plan.demoEntries.map((p) => `"switchboard-${p}"`).join(', ')}): it gets your tools, not the demo's.`);
     lines.push(
-      count
-        ? `Dry run: nothing was written. To add ${count === 1 ? 'this server' : `these ${count} servers`} to config.json: switchboard import ${c.id} --apply` +
-            ` (or --replace to also swap them in ${c.displayName} for one Switchboard entry).`
+      covered
+        ? `Dry run: nothing was written. To bring ${covered === 1 ? 'it' : 'them'} over: switchboard import ${c.id} --apply` +
+            ` (or --replace to also swap ${covered === 1 ? 'it' : 'them'} in ${c.displayName} for one Switchboard entry, "switchboard-${profile}").`
         : 'Dry run: nothing to add.',
     );
     ctx.stdout(lines.join('\n') + '\n');
     return 0;
   }
 
-  const out = await applyImport(c, plan, { replace: values.replace === true }, ctx);
-  lines.push(count ? `Added ${count} server${count === 1 ? '' : 's'} to config.json.` : 'Nothing new to add to config.json.');
+  const out = await importStep(ctx, 'clients.importApply', { client: c.id, ...(values.replace ? { replace: true } : {}) });
+  const n = out.added.length;
+  lines.push(n ? `Added ${n} server${n === 1 ? '' : 's'} to config.json.` : 'Nothing new to add to config.json.');
+  if (out.profile) lines.push(`They are in profile "${out.profile}": connect an app to it with switchboard connect CLIENT --profile ${out.profile}.`);
 
   if (values.replace) {
     if (!out.replaced) {
       lines.push(`Nothing to replace in ${c.displayName}.`);
     } else {
-      const { profile, entries, write } = out.replaced;
+      const { profile: p, entries, write } = out.replaced;
       lines.push(
-        `Replaced ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} in ${write.path} with "switchboard-${profile}" (profile "${profile}").`,
+        write.changed
+          ? `Replaced ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} in ${write.path} with "switchboard-${p}" (profile "${p}").`
+          : `${c.displayName} already reaches them through "switchboard-${p}"; its file was not changed.`,
         ...(write.backup ? [`Backup of the previous file: ${write.backup}`] : []),
-        `Restart ${c.displayName} to pick it up. To restore its file: switchboard undo ${c.id} (config.json keeps the imported servers).`,
+        ...(write.changed ? [`Restart ${c.displayName} to pick it up. To restore its file: switchboard undo ${c.id} (config.json keeps the imported servers).`] : []),
       );
     }
   }

@@ -20,6 +20,8 @@ import { configPointer } from '../../../src-shared/config/paths.ts';
 import { catalogHandlers } from '../catalog/catalog-control.ts';
 import { releaseProposedBundles } from '../catalog/bundle-store.ts';
 import { clientHandlers } from '../clients/client-control.ts';
+import { removeDemo } from '../clients/demo-removal.ts';
+import { defaultShimEntry } from '../clients/shim-entry.ts';
 import { loginShellPath } from '../upstream/command-resolve.ts';
 import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
@@ -215,9 +217,17 @@ export class ControlHandler {
         env: process.env,
         platform: process.platform,
         profiles: () => Object.keys(e.config.config.profiles),
-        servers: () => e.config.config.servers,
+        raw: () => e.config.raw,
         updateConfig: (mutate) => e.config.update(mutate),
       }),
+      'demo.remove': () =>
+        removeDemo({
+          home: e.paths.home,
+          env: process.env,
+          platform: process.platform,
+          updateConfig: (mutate) => e.config.update(mutate),
+          shimEntry: (profile) => defaultShimEntry(e.paths.home, e.paths.home === defaultHome(), profile),
+        }),
       ...catalogHandlers({
         home: e.paths.home,
         env: process.env,

@@ -1,14 +1,14 @@
 // The control API's `clients.*` methods (contract: src-shared/api.ts): the app's Connect page
 // does through these what `switchboard connect|disconnect|undo|import` do on the command line,
 // with the same connectors, checks and import steps.
-import type { ClientInfo, ConnectOutcome, ControlApi, ImportServerPreview } from '../../../src-shared/api.ts';
-import type { ServerConfig } from '../../../src-shared/config/schema.ts';
+import type { ClientInfo, ConnectOutcome, ControlApi, ImportPlanEntry } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { assertInstalled, assertKnownProfile } from './client-lookup.ts';
 import { readClientState } from './client-state.ts';
 import { getConnector, listConnectors, entryName, type Connector, type ConnectorOptions, type WriteOutcome } from './connector.ts';
-import { applyImport, defaultImportProfile, withProfileServers, withServers } from './import-apply.ts';
-import { codeLoadingEnv, planImport } from './import.ts';
+import { applyImport, importProfile, planFor } from './import-apply.ts';
+import { previewServer } from './import.ts';
+import { isDemoProfile } from '../../../src-shared/config/starter-profiles.ts';
 import { checkListing } from './listing.ts';
 import { defaultShimEntry } from './shim-entry.ts';
 
@@ -17,8 +17,8 @@ export interface ClientControlDeps extends ConnectorOptions {
   homeIsDefault: boolean;
   /** Profile names of the config in force. */
   profiles(): string[];
-  /** Servers of the config in force, to skip duplicates on import. */
-  servers(): Record<string, ServerConfig>;
+  /** config.json's current content (unknown keys included), to plan an import against. */
+  raw(): Record<string, unknown>;
   /** A validated, atomic edit of config.json (ConfigStore.update). */
   updateConfig(mutate: (raw: Record<string, unknown>) => Record<string, unknown>): Promise<void>;
 }
@@ -31,24 +31,8 @@ function requireString(v: unknown, what: string): string {
   return v;
 }
 
-/** What the dry run shows of a server: the exact command and args, never secret values. */
-export function previewServer(c: ServerConfig): ImportServerPreview {
-  const out: ImportServerPreview = {};
-  if (c.command !== undefined) {
-    out.command = c.command;
-    out.args = c.args ?? [];
-    if (c.cwd) out.cwd = c.cwd;
-    if (c.env) out.envKeys = Object.keys(c.env);
-    const loading = codeLoadingEnv(c.env);
-    if (loading.length) out.codeLoadingEnv = loading;
-  } else {
-    out.url = c.url;
-    out.transport = c.transport ?? 'http';
-    if (c.headers) out.headerKeys = Object.keys(c.headers);
-  }
-  if (c.disabled) out.disabled = true;
-  return out;
-}
+/** Re-exported for the API's users; the preview itself lives beside the plan (import.ts). */
+export { previewServer };
 
 export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
   const opts: ConnectorOptions = { home: deps.home, env: deps.env, platform: deps.platform };
@@ -119,13 +103,18 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
     'clients.importPlan': async (p) => {
       const c = connector(p.client);
       assertInstalled(c, 'There is nothing to import.');
-      const plan = planImport(await c.readImportableServers(), deps.servers(), c.spec.bareUrlTransport);
+      const raw = deps.raw();
+      const plan = planFor(c, await c.readImportableServers(), raw);
+      const profile = importProfile();
+      const profiles = (raw.profiles ?? {}) as Record<string, { servers?: string[] }>;
       return {
         client: c.id,
         configPath: c.configPath(),
-        replaceProfile: defaultImportProfile(c.id),
-        entries: plan.items.map((i) =>
-          i.action === 'add' ? { action: 'add', clientName: i.clientName, name: i.name, server: previewServer(i.config) }
+        replaceProfile: profile,
+        profileServers: profiles[profile]?.servers ?? [],
+        demoEntries: (await c.connectedProfiles()).filter(isDemoProfile),
+        entries: plan.items.map((i): ImportPlanEntry =>
+          i.action === 'add' ? { action: 'add', clientName: i.clientName, name: i.name, server: previewServer(i.config), ...(i.taken ? { taken: i.taken } : {}) }
           : i.action === 'duplicate' ? { action: 'duplicate', clientName: i.clientName, existing: i.existing }
           : i,
         ),
@@ -134,13 +123,8 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
     'clients.importApply': async (p) => {
       const c = connector(p.client);
       assertInstalled(c, 'There is nothing to import.');
-      const plan = planImport(await c.readImportableServers(), deps.servers(), c.spec.bareUrlTransport);
-      const out = await applyImport(c, plan, { replace: p.replace === true, ...(p.profile ? { profile: p.profile } : {}) }, {
-        addServers: (servers) => deps.updateConfig((raw) => withServers(raw, servers)),
-        addProfile: (name, servers) => deps.updateConfig((raw) => withProfileServers(raw, name, servers)),
-        shimEntry: shim,
-      });
-      return { added: out.added, replaced: out.replaced };
+      const out = await applyImport(c, { replace: p.replace === true, ...(p.profile ? { profile: p.profile } : {}) }, { updateConfig: deps.updateConfig, shimEntry: shim });
+      return { added: out.added, profile: out.profile, replaced: out.replaced };
     },
   };
 }

@@ -465,7 +465,12 @@ const SPECS: readonly ClientSpec[] = [
     // One file, one entry for both: the entry names Cursor as its client (the editor and the CLI
     // read it alike), so connecting the CLI after the editor finds it already there.
     sharesFileWith: 'cursor',
-    installMarkers: (e) => [p(e).join(userHome(e), '.cursor')],
+    // Not ~/.cursor: the editor makes that folder too, so every Cursor user would "have" the CLI
+    // (and be offered everything twice). The CLI's own installer folder and settings file are its.
+    installMarkers: (e) =>
+      e.platform === 'win32'
+        ? [p(e).join(localAppData(e), 'cursor-agent'), p(e).join(userHome(e), '.cursor', 'cli-config.json')]
+        : [p(e).join(userHome(e), '.local', 'share', 'cursor-agent'), p(e).join(userHome(e), '.cursor', 'cli-config.json')],
   },
   {
     id: 'vscode-server',

@@ -301,14 +301,16 @@ export class Connector {
       record = await this.applyWithCli(cli, file, toRemove, needsAdd && addName ? { name: addName, entry: addEntry! } : null, expect);
     } else {
       let text = file.text;
-      for (const n of toRemove) {
-        const profile = n.startsWith(ENTRY_PREFIX) ? n.slice(ENTRY_PREFIX.length) : null;
-        text = this.removeText(text, { ...file, text }, n, (profile && state.entries[profile]?.created) || 'none');
-      }
+      // Added before the others go: it then takes the indentation of the entries beside it, as
+      // the file has them, rather than one guessed for an emptied object.
       if (needsAdd && addName) {
         const r = this.setText({ ...file, text }, addName, addEntry!);
         text = r.text;
         created = r.created;
+      }
+      for (const n of toRemove) {
+        const profile = n.startsWith(ENTRY_PREFIX) ? n.slice(ENTRY_PREFIX.length) : null;
+        text = this.removeText(text, { ...file, text }, n, (profile && state.entries[profile]?.created) || 'none');
       }
       record = await writeClientFile(file, text, { home: this.opts.home, client: this.stateId, verify: this.verifier(file, expect) });
     }

@@ -1,12 +1,15 @@
 // Turns a client's server entries into Switchboard server configs, and plans what `import`
-// would add to config.json: our own entries skipped, duplicates skipped, name clashes suffixed.
+// would add to config.json: our own entries skipped, servers already there (the very same launch)
+// reused, every other server added — under a new, clear name when its name is taken.
 import { isDeepStrictEqual } from 'node:util';
+import type { ImportServerPreview } from '../../../src-shared/api.ts';
 import { SERVER_NAME_RE, ServerConfig } from '../../../src-shared/config/schema.ts';
 import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import { ENTRY_PREFIX } from './connector.ts';
 
 export type ImportItem =
-  | { action: 'add'; clientName: string; name: string; config: ServerConfig }
+  /** `taken`: the client's name was already used by a different server here, so it got `name` instead. */
+  | { action: 'add'; clientName: string; name: string; config: ServerConfig; taken?: string }
   | { action: 'duplicate'; clientName: string; existing: string; config: ServerConfig }
   | { action: 'skip'; clientName: string; reason: string };
 
@@ -70,18 +73,35 @@ export function safeServerName(name: string): string {
   return s;
 }
 
-function sameServer(a: ServerConfig, b: ServerConfig): boolean {
-  if (a.command !== undefined) return a.command === b.command && isDeepStrictEqual(a.args ?? [], b.args ?? []);
-  return a.url !== undefined && a.url === b.url;
+/**
+ * What makes a server the server it is: its whole launch. Two entries that run the same program
+ * with another env (a memory server's MEMORY_FILE_PATH), folder, argument, URL or header are two
+ * servers with two sets of data; only the very same launch is "already there".
+ */
+export function launchOf(c: ServerConfig): unknown {
+  return c.command !== undefined
+    ? { command: c.command, args: c.args ?? [], env: c.env ?? {}, cwd: c.cwd ?? null }
+    : { url: c.url, transport: c.transport ?? 'http', headers: c.headers ?? {} };
 }
 
+export function sameLaunch(a: ServerConfig, b: ServerConfig): boolean {
+  return isDeepStrictEqual(launchOf(a), launchOf(b));
+}
+
+/**
+ * `clientServers` (a client's entries) against `existing` (config.json's servers). A name taken
+ * by a different server becomes `<name>-<client id>` ("memory-claude-desktop"): it says where the
+ * server came from, where "memory-2" would read as a copy of the first.
+ */
 export function planImport(
   clientServers: Record<string, unknown>,
   existing: Record<string, ServerConfig>,
   bareUrlTransport: 'http' | 'sse' = 'http',
+  clientId = 'imported',
 ): ImportPlan {
   const items: ImportItem[] = [];
   const toAdd: Record<string, ServerConfig> = {};
+  const taken = (n: string) => Object.hasOwn(existing, n) || Object.hasOwn(toAdd, n);
   for (const [clientName, raw] of Object.entries(clientServers)) {
     if (clientName.startsWith(ENTRY_PREFIX)) continue;
     const mapped = mapClientServer(raw, bareUrlTransport);
@@ -90,16 +110,20 @@ export function planImport(
       continue;
     }
     const config = mapped.config;
-    const dup = Object.entries({ ...existing, ...toAdd }).find(([, s]) => sameServer(s, config));
+    const dup = Object.entries({ ...existing, ...toAdd }).find(([, s]) => sameLaunch(s, config));
     if (dup) {
       items.push({ action: 'duplicate', clientName, existing: dup[0], config });
       continue;
     }
     const base = safeServerName(clientName);
     let name = base;
-    for (let n = 2; Object.hasOwn(existing, name) || Object.hasOwn(toAdd, name); n++) name = `${base}-${n}`;
+    if (taken(name)) {
+      const from = safeServerName(`${base}-${clientId}`);
+      name = from;
+      for (let n = 2; taken(name); n++) name = `${from}-${n}`;
+    }
     toAdd[name] = config;
-    items.push({ action: 'add', clientName, name, config });
+    items.push({ action: 'add', clientName, name, config, ...(name !== base ? { taken: base } : {}) });
   }
   return { items, toAdd };
 }
@@ -138,25 +162,46 @@ function quoted(s: string): string {
   return terminalSafe(JSON.stringify(s));
 }
 
+/** What the dry run shows of a server: the exact command and args, never secret values. */
+export function previewServer(c: ServerConfig): ImportServerPreview {
+  const out: ImportServerPreview = {};
+  if (c.command !== undefined) {
+    out.command = c.command;
+    out.args = c.args ?? [];
+    if (c.cwd) out.cwd = c.cwd;
+    if (c.env) out.envKeys = Object.keys(c.env);
+    const loading = codeLoadingEnv(c.env);
+    if (loading.length) out.codeLoadingEnv = loading;
+  } else {
+    out.url = c.url;
+    out.transport = c.transport ?? 'http';
+    if (c.headers) out.headerKeys = Object.keys(c.headers);
+  }
+  if (c.disabled) out.disabled = true;
+  return out;
+}
+
 /**
  * One line per server as the dry run shows it: exact command and args, secret values hidden,
  * code-loading env values shown and flagged. Every piece of the client's text is escaped, so a
  * crafted name or URL cannot rewrite what the terminal shows.
  */
 export function describeServer(c: ServerConfig): string {
+  return describePreview(previewServer(c));
+}
+
+/** describeServer's line from the preview the control API returns (what `switchboard import` prints). */
+export function describePreview(c: ImportServerPreview): string {
   const parts: string[] = [];
   if (c.command !== undefined) {
     parts.push(`command ${quoted(c.command)}`, `args [${(c.args ?? []).map(quoted).join(',')}]`);
     if (c.cwd) parts.push(`cwd ${quoted(c.cwd)}`);
-    if (c.env) {
-      const loading = codeLoadingEnv(c.env);
-      const others = Object.keys(c.env).filter((k) => !isCodeLoadingEnv(k));
-      for (const l of loading) parts.push(`WARNING env ${terminalSafe(l.name)}=${quoted(l.value)} changes what code the command loads`);
-      if (others.length) parts.push(`env ${others.map((k) => terminalSafe(k)).join(', ')} (values copied as they are, not shown)`);
-    }
+    for (const l of c.codeLoadingEnv ?? []) parts.push(`WARNING env ${terminalSafe(l.name)}=${quoted(l.value)} changes what code the command loads`);
+    const others = (c.envKeys ?? []).filter((k) => !isCodeLoadingEnv(k));
+    if (others.length) parts.push(`env ${others.map((k) => terminalSafe(k)).join(', ')} (values copied as they are, not shown)`);
   } else {
     parts.push(`url ${terminalSafe(c.url ?? '')}`, `transport ${c.transport ?? 'http'}`);
-    if (c.headers) parts.push(`headers ${Object.keys(c.headers).map((k) => terminalSafe(k)).join(', ')} (values copied as they are, not shown)`);
+    if (c.headerKeys?.length) parts.push(`headers ${c.headerKeys.map((k) => terminalSafe(k)).join(', ')} (values copied as they are, not shown)`);
   }
   if (c.disabled) parts.push('disabled');
   return parts.join('; ');

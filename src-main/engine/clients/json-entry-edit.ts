@@ -65,6 +65,12 @@ function lineIndentAt(text: string, offset: number): string | null {
   return /^[ \t]*$/.test(lead) ? lead : null;
 }
 
+/** The whitespace a line starts with: the indentation of whatever begins on it (`"mcpServers": {`). */
+function lineLead(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start, offset))![0];
+}
+
 function render(value: unknown, indent: string, layout: Layout): string {
   return JSON.stringify(value, null, layout.indent).split('\n').join(layout.eol + indent);
 }
@@ -75,7 +81,7 @@ function splice(text: string, start: number, end: number, insert: string): strin
 
 function insertProperty(text: string, obj: Node, key: string, value: unknown, layout: Layout): string {
   const children = obj.children ?? [];
-  const objIndent = lineIndentAt(text, obj.offset) ?? '';
+  const objIndent = lineLead(text, obj.offset);
   if (children.length > 0) {
     const last = children[children.length - 1]!;
     const indent = lineIndentAt(text, last.offset) ?? objIndent + layout.indent;

@@ -3,8 +3,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { APP_ROOT } from '../app-root.ts';
 import { SHIM_PATH_ENV } from '../clients/shim-entry.ts';
+import { DEMO_PROFILES } from '../../../src-shared/config/starter-profiles.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -28,7 +30,8 @@ export interface DefaultConfigOptions {
   demoServersDir?: string;
 }
 
-const README = `This folder is shared with the "files" demo server of Switchboard.
+/** The demo folder's README, as the first run writes it: a folder holding only this is untouched. */
+export const DEMO_README = `This folder is shared with the "files" demo server of Switchboard.
 Tools of the "demo" and "demo-code" profiles can list, read and write files here, and nowhere else.
 `;
 
@@ -38,7 +41,7 @@ export function defaultConfig(opts: DefaultConfigOptions): object {
   const filesDir = path.join(demoDir, 'files');
   mkdirSync(filesDir, { recursive: true, mode: 0o700 });
   const readme = path.join(filesDir, 'README.txt');
-  if (!existsSync(readme)) writeFileSync(readme, README, { mode: 0o600 });
+  if (!existsSync(readme)) writeFileSync(readme, DEMO_README, { mode: 0o600 });
 
   // Servers start by absolute path with our own Node, never through npx: no network, no PATH lookup.
   const servers = {
@@ -50,10 +53,36 @@ export function defaultConfig(opts: DefaultConfigOptions): object {
   return {
     servers,
     profiles: {
-      demo: { servers: names, surface: 'tools' },
-      'demo-code': { servers: names, surface: 'code' },
+      [DEMO_PROFILES[0]]: { servers: names, surface: 'tools' },
+      [DEMO_PROFILES[1]]: { servers: names, surface: 'code' },
     },
   };
+}
+
+/**
+ * Whether `name`/`cfg` is one of the demo's servers in `home`: a reference server that ships with
+ * the app (run by Node from node_modules, or by the shim from its bundle), with exactly the demo's
+ * arguments and env. The program's path may differ between the desktop app, a checkout and an
+ * update; what it is given (the demo folder) may not — a person's own memory server never is.
+ */
+export function isDemoServer(home: string, name: string, cfg: { command?: string; args?: string[]; env?: Record<string, unknown>; cwd?: string; url?: string }): boolean {
+  const demoDir = path.join(home, 'demo');
+  const shape: Record<string, { pkg: string; tail: string[]; env: Record<string, string> }> = {
+    everything: { pkg: 'everything', tail: ['stdio'], env: {} },
+    memory: { pkg: 'memory', tail: [], env: { MEMORY_FILE_PATH: path.join(demoDir, 'memory.jsonl') } },
+    files: { pkg: 'filesystem', tail: [path.join(demoDir, 'files')], env: {} },
+  };
+  const want = Object.hasOwn(shape, name) ? shape[name]! : undefined;
+  if (!want || cfg.command === undefined || cfg.url !== undefined || cfg.cwd !== undefined) return false;
+  const args = cfg.args ?? [];
+  const sep = String.raw`[\\/]`;
+  const fromModules = new RegExp(`${sep}@modelcontextprotocol${sep}server-${want.pkg}${sep}`);
+  const fromBundle = new RegExp(`${sep}demo-servers${sep}${want.pkg}\\.cjs$`);
+  const rest =
+    args.length > 0 && fromModules.test(args[0]!) ? args.slice(1)
+    : args.length > 1 && args[0] === 'node' && fromBundle.test(args[1]!) ? args.slice(2)
+    : null;
+  return rest !== null && isDeepStrictEqual(rest, want.tail) && isDeepStrictEqual(cfg.env ?? {}, want.env);
 }
 
 /**

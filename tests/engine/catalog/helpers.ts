@@ -13,8 +13,6 @@ export function catalogContext(home: string, env: NodeJS.ProcessEnv, write: (s: 
     platform,
     shimEntry: () => ({ command: 'unused', args: [] }),
     profiles: async () => [],
-    addServers: async () => undefined,
-    addProfile: async () => undefined,
   };
 }
 

@@ -214,8 +214,9 @@ describe.each(FILE_SPECS.map((s) => [s.id, s] as const))('%s', (id, spec) => {
     }
     const c = u.connector(id);
     expect(c.configPath()).toBe(file);
-    // Visual Studio is Windows-only: on this Linux host nothing can mark it installed.
-    expect(c.installed()).toBe(id !== 'visual-studio');
+    // Visual Studio is Windows-only: on this Linux host nothing can mark it installed. Cursor's
+    // CLI reads the editor's file, so that file alone does not mean the CLI is there.
+    expect(c.installed()).toBe(id !== 'visual-studio' && id !== 'cursor-cli');
     const before = readFileSync(file);
 
     const out = await c.connect('demo', shim);

@@ -1,5 +1,5 @@
-// The client commands run in-process with a CliContext over a temp home; config.json edits go
-// straight to the file (the real context routes them through the engine's store).
+// The client commands run in-process with a CliContext over a temp home; with no engine running,
+// import edits config.json through the store under its lock, as the real CLI does.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -39,16 +39,6 @@ beforeEach(() => {
     platform: 'linux',
     shimEntry: (p) => defaultShimEntry(u.sbHome, false, p),
     profiles: async () => Object.keys(readConfig().profiles),
-    addServers: async (servers) => {
-      const c = readConfig();
-      writeFileSync(configFile(), JSON.stringify({ ...c, servers: { ...c.servers, ...servers } }, null, 2));
-    },
-    addProfile: async (name, servers) => {
-      const c = readConfig();
-      const have = c.profiles[name]?.servers ?? [];
-      c.profiles[name] = { servers: [...have, ...servers.filter((s) => !have.includes(s))] };
-      writeFileSync(configFile(), JSON.stringify(c, null, 2));
-    },
   };
 });
 afterEach(() => u.cleanup());
@@ -205,8 +195,18 @@ describe('connect / disconnect / undo commands', () => {
     expect(out).toContain('copy-paste: "switchboard connect jan --profile NAME" prints the steps');
   });
 
+  it("counts Cursor's CLI as installed by its own installer folder or settings file, not by the editor's ~/.cursor", async () => {
+    u.place('cursor', 'several-servers.json');
+    expect(u.connector('cursor').installed()).toBe(true);
+    expect(u.connector('cursor-cli').installed()).toBe(false);
+    expect((await fails(importCmd(['cursor-cli'], ctx))).message).toMatch(/Cursor CLI does not seem to be installed/);
+    writeFileSync(path.join(u.userHome, '.cursor', 'cli-config.json'), '{}');
+    expect(u.connector('cursor-cli').installed()).toBe(true);
+  });
+
   it("connects Cursor's CLI through Cursor's own file once: the second connect finds the entry and says the file is shared", async () => {
     const file = u.place('cursor', 'several-servers.json');
+    mkdirSync(path.join(u.userHome, '.local', 'share', 'cursor-agent'), { recursive: true }); // where its installer puts it
     expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
     const afterCursor = readFileSync(file);
     out = '';
@@ -271,9 +271,12 @@ describe('import command', () => {
     expect(await importCmd(['cursor', '--apply'], ctx)).toBe(0);
     const cfg = readConfig();
     expect(cfg.servers['mem']).toBeDefined();
-    // "memory" runs the same command+args under another name in the client: not added twice.
+    // "memory" runs the same launch under another name in the client: not added twice.
     expect(cfg.servers['memory']).toBeUndefined();
-    expect(out).toContain('= memory: already in config.json as "mem"');
+    expect(out).toContain('= memory: already in Switchboard as "mem" (the same command, arguments and settings)');
+    // Both are in the person's own profile, apart from the demo.
+    expect(cfg.profiles['my-tools']!.servers).toEqual(['mem', 'weird-name']);
+    expect(cfg.profiles['demo']!.servers).toEqual(['mem']);
     expect(cfg.servers['weird-name']).toEqual({ command: 'uvx', args: ['mcp-server-time', '--local-timezone=Europe/Berlin'] });
   });
 
@@ -283,14 +286,25 @@ describe('import command', () => {
     expect(await importCmd(['claude-desktop', '--replace'], ctx)).toBe(0);
     const cfg = readConfig();
     expect(cfg.servers['github']).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_exampletoken123' } });
-    expect(cfg.profiles['claude-desktop']!.servers.sort()).toEqual(['filesystem', 'github', 'linear']);
+    expect(cfg.profiles['my-tools']!.servers.sort()).toEqual(['filesystem', 'github', 'linear']);
+    expect(cfg.profiles['claude-desktop']).toBeUndefined();
     const client = JSON.parse(readFileSync(file, 'utf8'));
-    expect(Object.keys(client.mcpServers)).toEqual(['switchboard-claude-desktop']);
+    expect(Object.keys(client.mcpServers)).toEqual(['switchboard-my-tools']);
     expect(client.globalShortcut).toBe('Ctrl+Space');
     expect(client.preferences.unknownFutureKey).toEqual([1, 2, { x: null }]);
     expect(readdirSync(path.join(u.sbHome, 'backups', 'claude-desktop'))).toHaveLength(1);
     expect(await undo(['claude-desktop'], ctx)).toBe(0);
     expect(readFileSync(file).equals(original)).toBe(true);
+  });
+
+  it("--replace also takes out the app's demo entry: it gets its own tools, not the demo's", async () => {
+    const file = u.place('cursor', 'several-servers.json');
+    expect(await connect(['cursor', '--profile', 'demo'], ctx)).toBe(0);
+    out = '';
+    expect(await importCmd(['cursor'], ctx)).toBe(0);
+    expect(out).toContain(`With --replace, Cursor's demo entry goes too ("switchboard-demo")`);
+    expect(await importCmd(['cursor', '--replace'], ctx)).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).mcpServers)).toEqual(['switchboard-my-tools']);
   });
 
   it('reads YAML clients: Goose\'s cmd/envs entries (its built-ins skipped) and Continue\'s named list', async () => {
@@ -306,12 +320,14 @@ describe('import command', () => {
     expect(out).toContain('+ Browser-search (was "Browser search"): command "npx"; args ["@playwright/mcp@latest"]');
   });
 
-  it('a name clash with a different server gets a suffix', async () => {
+  it('a name clash with a different server gets a name saying where it came from, and the dry run says why', async () => {
     const c = readConfig();
     writeFileSync(configFile(), JSON.stringify({ ...c, servers: { ...c.servers, github: { url: 'https://other.example/mcp' } } }));
     u.place('claude-desktop', 'several-servers.json');
+    await importCmd(['claude-desktop'], ctx);
+    expect(out).toContain('+ github-claude-desktop (was "github"; Switchboard already has a different server called "github"): command "docker"');
     await importCmd(['claude-desktop', '--apply'], ctx);
-    expect(readConfig().servers['github-2']).toMatchObject({ command: 'docker' });
+    expect(readConfig().servers['github-claude-desktop']).toMatchObject({ command: 'docker' });
     expect(readConfig().servers['github']).toEqual({ url: 'https://other.example/mcp' });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientInfo, StatusClient } from '../../../src-shared/api.ts';
-import { defaultProfile, liveLine } from '../../../src-renderer/lib/welcome-clients.ts';
+import { demoProfile, liveLine, oneOfferPerFile, ownProfile, profileContents } from '../../../src-renderer/lib/welcome-clients.ts';
 
 const info = (id: string, connected: string[] = []): ClientInfo => ({
   id,
@@ -14,12 +14,22 @@ const info = (id: string, connected: string[] = []): ClientInfo => ({
 });
 const session = (over: Partial<StatusClient>): StatusClient => ({ id: 's1', name: 'x', profile: 'demo', transport: 'socket', since: '2026-01-01T00:00:00Z', ...over });
 
-describe('defaultProfile', () => {
-  it('takes the profile an app here already uses, then demo, then the first', () => {
-    expect(defaultProfile([info('cursor'), info('zed', ['work'])], ['demo', 'work'])).toBe('work');
-    expect(defaultProfile([info('cursor', ['gone'])], ['b', 'demo'])).toBe('demo');
-    expect(defaultProfile([], ['b', 'c'])).toBe('b');
-    expect(defaultProfile([info('cursor')], [])).toBeNull();
+describe('ownProfile', () => {
+  it("takes the person's my-tools, else a profile an app here uses that is not the demo; never the demo", () => {
+    expect(ownProfile([info('cursor', ['demo'])], ['demo', 'my-tools'])).toBe('my-tools');
+    expect(ownProfile([info('cursor'), info('zed', ['work'])], ['demo', 'work'])).toBe('work');
+    expect(ownProfile([info('cursor', ['demo'])], ['demo', 'demo-code', 'b'])).toBeNull();
+    expect(ownProfile([info('cursor', ['gone'])], ['b', 'demo'])).toBeNull();
+    expect(ownProfile([info('cursor')], [])).toBeNull();
+    expect(demoProfile(['demo-code', 'demo'])).toBe('demo');
+    expect(demoProfile(['my-tools'])).toBeNull();
+  });
+
+  it('offers one import per file (Cursor and its CLI share one) and says what an empty profile holds', () => {
+    const cli = { ...info('cursor-cli'), configPath: '/x/cursor.json' };
+    expect(oneOfferPerFile([info('cursor'), cli, info('zed')]).map((c) => c.id)).toEqual(['cursor', 'zed']);
+    expect(profileContents({ tools: 0, servers: [] })).toBe(' (no servers yet)');
+    expect(profileContents({ tools: 1, servers: ['a'] })).toBe(' (1 tool from a)');
   });
 });
 
