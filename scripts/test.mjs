@@ -1,4 +1,4 @@
-// `npm test`: typecheck (engine and renderer), the unit and integration suites (vitest), then
+// `npm test`: typecheck (engine and renderer), the CLI bundle, the unit and integration suites (vitest), then
 // the UI suite in real Chromium against a real `switchboard serve`. Each step's output is shown
 // as it runs; the first failure fails the whole run. The run leaves the work tree clean: the UI
 // suite's screenshots go to test-results/ (`npm run screenshots` updates docs/screenshots), and a
@@ -27,6 +27,8 @@ export const UI_SPECS = readdirSync(path.join(ROOT, 'tests/ui'))
 export const steps = [
   { name: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'], env: process.env },
   { name: 'renderer typecheck', cmd: 'npx', args: ['svelte-check', '--tsconfig', './tsconfig.renderer.json', '--threshold', 'warning', '--output', 'human'], env: process.env },
+  // What the tests' CLIs and engines run (vitest's global setup builds it too when stale).
+  { name: 'CLI bundle', cmd: 'node', args: ['scripts/bundle.mjs'], env: process.env },
   { name: 'unit and integration tests', cmd: 'npx', args: ['vitest', 'run'], env: process.env },
   { name: 'renderer build', cmd: 'npx', args: ['vite', 'build', '--logLevel', 'warn'], env: process.env },
   { name: 'UI tests in Chromium', cmd: 'node', args: ['--import', 'tsx', '--test', ...UI_SPECS], env: withoutScreenshotUpdate() },

@@ -22,7 +22,7 @@ const draftProfile = z.custom<ProfileConfig>((v) => v !== undefined, { message: 
 export const CONTROL_PARAMS = {
   'status': none,
   'config.get': z.object({ path: text.optional() }),
-  'config.set': z.object({ path: text, value: z.unknown() }),
+  'config.set': z.object({ path: text, value: z.unknown(), ifAbsent: z.boolean().optional() }),
   'config.unset': z.object({ path: text }),
   'config.text': none,
   'servers.restart': z.object({ name: text }),

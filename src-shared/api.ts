@@ -326,7 +326,12 @@ export interface SkillInfo {
 export interface ControlApi {
   'status': { params: Record<string, never>; result: StatusReport };
   'config.get': { params: { path?: string }; result: { value: unknown; found: boolean } };
-  'config.set': { params: { path: string; value: unknown }; result: { ok: true } };
+  /**
+   * One read-modify-write of config.json under its lock. With `ifAbsent`, only when nothing is at
+   * `path` yet (adding a server or profile by a name just checked): else a `conflict` error and
+   * nothing written.
+   */
+  'config.set': { params: { path: string; value: unknown; ifAbsent?: boolean }; result: { ok: true } };
   'config.unset': { params: { path: string }; result: { ok: true; removed: boolean } };
   'config.text': { params: Record<string, never>; result: { text: string; file: string } };
   'servers.restart': { params: { name: string }; result: { ok: true } };

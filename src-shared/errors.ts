@@ -2,6 +2,8 @@
 export type ErrorCode =
   | 'bad-request'
   | 'bad-path'
+  /** The change expected something absent (or unchanged) that another writer got to first. */
+  | 'conflict'
   | 'invalid-config'
   | 'not-found'
   | 'unknown-profile'
@@ -64,6 +66,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   'unknown-server': 404,
   'unknown-tool': 404,
   'secret-missing': 409,
+  'conflict': 409,
   'cancelled': 500,
   'internal': 500,
   'io-error': 500,

@@ -12,6 +12,7 @@
 // Plain JavaScript with no dependencies: the shim imports it without a TypeScript loader, and
 // the engine imports the same file.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /** The largest home file read when the caller names no bound, in bytes. */
 export const MAX_HOME_FILE_BYTES = 1 << 20;
@@ -38,10 +39,7 @@ export function readHomeFileSync(file, opts = {}) {
   const fd = openSync(file, OPEN_FLAGS);
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw refused('ENOTREG', `${file} is not a regular file; it was not read.`);
-    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-    if (uid !== undefined && st.uid !== uid && !opts.anyOwner) throw refused('EFOREIGN', `${file} belongs to another user (uid ${st.uid}); it was not read.`);
-    if (st.size > max) throw refused('EFBIG', `${file} is larger than ${max} bytes; it was not read.`);
+    checkOpened(file, st, max, opts.anyOwner === true);
     // Read to the end, bounded again: the file may grow after the fstat.
     let buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
     let n = 0;
@@ -55,6 +53,43 @@ export function readHomeFileSync(file, opts = {}) {
     return buf.subarray(0, n);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The checks on an opened home file (see readHomeFileSync).
+ * @param {string} file @param {import('node:fs').Stats} st @param {number} max @param {boolean} anyOwner
+ */
+function checkOpened(file, st, max, anyOwner) {
+  if (!st.isFile()) throw refused('ENOTREG', `${file} is not a regular file; it was not read.`);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid !== undefined && st.uid !== uid && !anyOwner) throw refused('EFOREIGN', `${file} belongs to another user (uid ${st.uid}); it was not read.`);
+  if (st.size > max) throw refused('EFBIG', `${file} is larger than ${max} bytes; it was not read.`);
+}
+
+/**
+ * readHomeFileSync without blocking the event loop (the engine's documents,
+ * engine/config/json-document.ts): the same open flags and checks, then one bounded read.
+ * @param {string} file @param {{ maxBytes?: number, anyOwner?: boolean }} [opts]
+ * @returns {Promise<Buffer>}
+ */
+export async function readHomeFile(file, opts = {}) {
+  const max = opts.maxBytes ?? MAX_HOME_FILE_BYTES;
+  const handle = await open(file, OPEN_FLAGS);
+  try {
+    checkOpened(file, await handle.stat(), max, opts.anyOwner === true);
+    // One byte over the bound tells a file that grew after the stat.
+    const buf = Buffer.allocUnsafe(max + 1);
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, n, buf.length - n, null);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+      if (n > max) throw refused('EFBIG', `${file} is larger than ${max} bytes; it was not read.`);
+    }
+    return buf.subarray(0, n);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -13,7 +13,7 @@ import { proposalLines, proposalPointer } from '../../engine/trust/proposals.ts'
 import { releaseProposedBundles } from '../../engine/catalog/bundle-store.ts';
 import { configPointer } from '../../../src-shared/config/paths.ts';
 import { parseFlags } from '../args.ts';
-import { withConfig } from '../cli-context.ts';
+import { withConfig } from '../home-control.ts';
 import type { CliContext } from '../context.ts';
 import { stdinAsker, type InstallDeps } from './install.ts';
 import { offlineStatus } from './status.ts';

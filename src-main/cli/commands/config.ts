@@ -1,8 +1,10 @@
-// `switchboard config get|set|unset PATH [JSON]`: through the engine when one runs (it is the
-// single writer), else directly with the store's file lock.
+// `switchboard config get|set|unset PATH [JSON]`: the control API's config.get/set/unset, through
+// the engine when one runs (it is the single writer), else the same handlers here with the
+// store's file lock (home-control.ts).
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { withConfig } from '../cli-context.ts';
+import { withConfig } from '../home-control.ts';
 import type { CliContext } from '../context.ts';
+import { homeCall } from '../home-control.ts';
 
 const HELP = 'Usage: switchboard config get [PATH] | set PATH JSON | unset PATH   (PATH like profiles.demo.budgets.timeoutMs, or a JSON Pointer)';
 
@@ -22,24 +24,20 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       );
     }
   }
-  return withConfig(
-    ctx.home,
-    async (client) => {
-      if (verb === 'get') return print(ctx, path, await client.call('config.get', { path }));
-      if (verb === 'set') await client.call('config.set', { path: path!, value });
-      else await client.call('config.unset', { path: path! });
-      return 0;
-    },
-    async (store) => {
-      if (verb === 'get') {
+  if (verb === 'set') await homeCall(ctx, 'config.set', { path: path!, value });
+  else if (verb === 'unset') await homeCall(ctx, 'config.unset', { path: path! });
+  else {
+    return withConfig(
+      ctx.home,
+      async (client) => print(ctx, path, await client.call('config.get', path === undefined ? {} : { path })),
+      async (store) => {
+        // The engine's status says so when it serves one; here, say it beside the value.
         if (!store.status.valid) ctx.stderr('switchboard: config.json has problems; showing the last valid version.\n');
         return print(ctx, path, store.get(path));
-      }
-      if (verb === 'set') await store.set(path!, value);
-      else await store.unset(path!);
-      return 0;
-    },
-  );
+      },
+    );
+  }
+  return 0;
 }
 
 function print(ctx: CliContext, path: string | undefined, r: { found: boolean; value?: unknown }): number {

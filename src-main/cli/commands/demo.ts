@@ -3,21 +3,15 @@
 // is as it came. The person's servers stay (engine side: clients/demo-removal.ts).
 import { demoRemovalLines } from '../../../src-shared/demo-removal-text.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { removeDemo } from '../../engine/clients/demo-removal.ts';
 import { parseFlags } from '../args.ts';
-import { withConfig } from '../cli-context.ts';
 import type { CliContext } from '../context.ts';
+import { homeCall } from '../home-control.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positionals } = parseFlags('demo', args, {});
   if (positionals[0] !== 'remove' || positionals.length !== 1) throw new SwitchboardError('bad-request', 'Usage: switchboard demo remove');
-  const r = await withConfig(
-    ctx.home,
-    (engine) => engine.call('demo.remove', {}),
-    (store) => removeDemo({ home: ctx.home, env: ctx.env, platform: ctx.platform, updateConfig: (m) => store.update(m), shimEntry: ctx.shimEntry }),
-    // A home without config.json has no demo to remove, and must not get one written now.
-    { createDefault: false },
-  );
+  // A home without config.json has no demo to remove, and must not get one written now.
+  const r = await homeCall(ctx, 'demo.remove', {}, { createDefault: false });
   ctx.stdout(demoRemovalLines(r).join('\n') + '\n');
   return 0;
 }

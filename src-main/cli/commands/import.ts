@@ -2,46 +2,25 @@
 // Without flags it is a dry run; applying it is the user's approval of those commands (SPEC §3).
 // It is the app's import, step for step: the engine's clients.importPlan / clients.importApply
 // when an engine runs, else the same handlers here against config.json under its lock.
-import type { ControlApi } from '../../../src-shared/api.ts';
 import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import { assertInstalled, connectorFromArgs } from '../../engine/clients/client-lookup.ts';
-import { clientHandlers } from '../../engine/clients/client-control.ts';
 import { describePreview } from '../../engine/clients/import.ts';
 import { parseFlags } from '../args.ts';
-import { withConfig } from '../cli-context.ts';
 import type { CliContext } from '../context.ts';
+import { homeCall } from '../home-control.ts';
 
-type ImportMethod = 'clients.importPlan' | 'clients.importApply';
-
-/** One import step, in the running engine or (none running) in this process. */
-function importStep<M extends ImportMethod>(ctx: CliContext, method: M, params: ControlApi[M]['params']): Promise<ControlApi[M]['result']> {
-  return withConfig(
-    ctx.home,
-    (engine) => engine.call(method, params),
-    (store) => {
-      const handlers = clientHandlers({
-        home: ctx.home,
-        homeIsDefault: ctx.homeIsDefault,
-        env: ctx.env,
-        platform: ctx.platform,
-        profiles: () => Object.keys(store.config.profiles),
-        raw: () => store.raw,
-        updateConfig: (mutate) => store.update(mutate),
-      });
-      return (handlers[method] as (p: ControlApi[M]['params']) => Promise<ControlApi[M]['result']>)(params);
-    },
-    // A dry run writes nothing, not even a first-run config.json; and the apply then plans
-    // against the same (absent) file, so it does what the dry run said.
-    { createDefault: false },
-  );
-}
+/**
+ * A dry run writes nothing, not even a first-run config.json; and the apply then plans against
+ * the same (absent) file, so it does what the dry run said.
+ */
+const NO_FIRST_RUN_CONFIG = { createDefault: false };
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseFlags('import', args, { apply: { type: 'boolean' }, replace: { type: 'boolean' } });
   const c = connectorFromArgs('import', positionals, { home: ctx.home, env: ctx.env, platform: ctx.platform });
   assertInstalled(c, 'There is nothing to import.');
   const apply = values.apply === true || values.replace === true;
-  const plan = await importStep(ctx, 'clients.importPlan', { client: c.id });
+  const plan = await homeCall(ctx, 'clients.importPlan', { client: c.id }, NO_FIRST_RUN_CONFIG);
 
   // Names and reasons come from the client's file: escaped (terminalSafe), never raw.
   const t = terminalSafe;
@@ -76,7 +55,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     return 0;
   }
 
-  const out = await importStep(ctx, 'clients.importApply', { client: c.id, ...(values.replace ? { replace: true } : {}) });
+  const out = await homeCall(ctx, 'clients.importApply', { client: c.id, ...(values.replace ? { replace: true } : {}) }, NO_FIRST_RUN_CONFIG);
   const n = out.added.length;
   lines.push(n ? `Added ${n} server${n === 1 ? '' : 's'} to config.json.` : 'Nothing new to add to config.json.');
   if (out.profile) lines.push(`They are in profile "${out.profile}": connect an app to it with switchboard connect CLIENT --profile ${out.profile}.`);

@@ -21,7 +21,7 @@ import { ensureHome, homePaths } from '../../engine/home.ts';
 import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
 import { loginShellPath } from '../../engine/upstream/command-resolve.ts';
 import { parseFlags } from '../args.ts';
-import { withConfig } from '../cli-context.ts';
+import { homeCall } from '../home-control.ts';
 import type { CliContext } from '../context.ts';
 import { run as login } from './login.ts';
 
@@ -34,25 +34,29 @@ export interface InstallDeps {
 }
 
 
-export function configGet(home: string, path: string): Promise<{ found: boolean; value?: unknown }> {
-  return withConfig(
-    home,
-    (c) => c.call('config.get', { path }),
-    async (s) => s.get(path),
-  );
+type HomeContext = Pick<CliContext, 'home' | 'homeIsDefault' | 'env' | 'platform'>;
+
+function configGet(ctx: HomeContext, path: string): Promise<{ found: boolean; value?: unknown }> {
+  return homeCall(ctx, 'config.get', { path });
 }
 
-export function configSet(home: string, path: string, value: unknown): Promise<void> {
-  return withConfig(
-    home,
-    async (c) => void (await c.call('config.set', { path, value })),
-    (s) => s.set(path, value),
-  );
+/**
+ * Writes a server's entry in one step under config.json's lock. Unless `replaces` (an update of
+ * the entry this registry server was installed as), only when the name is still free: another
+ * install or edit may have taken it while the user read the approval screen.
+ */
+async function writeServer(ctx: HomeContext, name: string, value: unknown, replaces: boolean): Promise<void> {
+  try {
+    await homeCall(ctx, 'config.set', { path: configPointer('servers', name), value, ...(replaces ? {} : { ifAbsent: true }) });
+  } catch (err) {
+    if (!(err instanceof SwitchboardError && err.code === 'conflict')) throw err;
+    throw new SwitchboardError('conflict', `config.json got a server "${name}" from elsewhere while this install ran; nothing was written to it. Run the install again to add it under a free name.`);
+  }
 }
 
 /** The registry client for this home's settings.registry (the official registry by default). */
-export async function registryFor(ctx: Pick<CliContext, 'home' | 'env'>): Promise<RegistryClient> {
-  const setting = await configGet(ctx.home, configPointer('settings', 'registry'));
+export async function registryFor(ctx: HomeContext): Promise<RegistryClient> {
+  const setting = await configGet(ctx, configPointer('settings', 'registry'));
   return new RegistryClient({ baseUrl: setting.found ? (setting.value as string) : undefined, timeoutMs: registryTimeoutMs(ctx.env) });
 }
 
@@ -191,11 +195,11 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   const requested = values.name;
   if (requested !== undefined && !SERVER_NAME_RE.test(requested)) throw new SwitchboardError('bad-request', `--name "${requested}" is not a server name: letters, digits, "_", "." and "-".`);
   let serverName = requested ?? installed?.serverName ?? buildPlan(entry, values.remote ? { prefer: 'remote' } : {}).serverName;
-  const existing = await configGet(ctx.home, configPointer('servers', serverName));
+  const existing = await configGet(ctx, configPointer('servers', serverName));
   if (existing.found && installed?.serverName !== serverName) {
     if (requested) throw new SwitchboardError('bad-request', `config.json already has a server "${serverName}"; choose another --name.`);
     let n = 2;
-    while ((await configGet(ctx.home, configPointer('servers', `${serverName}-${n}`))).found) n++;
+    while ((await configGet(ctx, configPointer('servers', `${serverName}-${n}`))).found) n++;
     serverName = `${serverName}-${n}`;
   }
   if (installed && installed.serverName === serverName) {
@@ -209,7 +213,8 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   ctx.stdout(statusLine(entry));
 
   const plan = buildPlan(entry, { serverName, ...(values.remote ? { prefer: 'remote' as const } : {}) });
-  const approved = await approveAndWrite(plan, ctx, d, approvalOf(values, `\`switchboard install ${entry.name}\` (${entry.version})`));
+  const replaces = installed?.serverName === serverName && existing.found;
+  const approved = await approveAndWrite(plan, ctx, d, approvalOf(values, `\`switchboard install ${entry.name}\` (${entry.version})`), { replaces });
   if (!approved) return 1;
   await recordInstalled(ctx.home, { registry: registry.baseUrl, name: entry.name, version: entry.version, serverName, installedAt: new Date().toISOString() });
   return 0;
@@ -220,7 +225,7 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
  * replaced), else `base`, `base-2`, … whichever is free.
  */
 async function freeServerName(ctx: CliContext, base: string, requested: string | undefined): Promise<string> {
-  const taken = async (n: string) => (await configGet(ctx.home, configPointer('servers', n))).found;
+  const taken = async (n: string) => (await configGet(ctx, configPointer('servers', n))).found;
   if (requested !== undefined) {
     if (!SERVER_NAME_RE.test(requested)) throw new SwitchboardError('bad-request', `--name "${requested}" is not a server name: letters, digits, "_", "." and "-".`);
     if (await taken(requested)) throw new SwitchboardError('bad-request', `config.json already has a server "${requested}"; choose another --name. Nothing was written.`);
@@ -248,7 +253,13 @@ function approvalOf(values: { yes?: boolean; propose?: boolean }, by: string): A
  * unpacked then). Returns false when nothing was written. A proposal asks nothing: defaults only,
  * and a value only the user can give refuses it.
  */
-async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDeps, approval: Approval, writeWith: (write: () => Promise<void>) => Promise<void> = (w) => w()): Promise<boolean> {
+async function approveAndWrite(
+  plan: InstallPlan,
+  ctx: CliContext,
+  d: InstallDeps,
+  approval: Approval,
+  { writeWith = (w) => w(), replaces = false }: { writeWith?: (write: () => Promise<void>) => Promise<void>; replaces?: boolean } = {},
+): Promise<boolean> {
   const { serverName } = plan;
   const runner =
     plan.kind === 'package'
@@ -258,7 +269,7 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
   if (approval.kind === 'propose') {
     // A proposal never takes the place of an entry: that entry would stop running, and the user,
     // approving "the same" server, would approve something else.
-    if ((await configGet(ctx.home, configPointer('servers', serverName))).found) {
+    if ((await configGet(ctx, configPointer('servers', serverName))).found) {
       throw new SwitchboardError('denied', `config.json already has a server "${serverName}", and a proposal never replaces one. Nothing was written; to update it, run \`switchboard install\` yourself.`);
     }
     const needed = plan.inputs.find((i) => i.isRequired && i.default === undefined);
@@ -289,14 +300,14 @@ async function approveAndWrite(plan: InstallPlan, ctx: CliContext, d: InstallDep
   if (asks) ctx.stdout(`With your values, the entry is:\n${approvalText(plan, resolved.config, null)}`);
   let added = false;
   await writeWith(async () => {
-    added = await writeEntry(plan, resolved, ctx, approval);
+    added = await writeEntry(plan, resolved, ctx, approval, replaces);
   });
   if (added && plan.kind === 'remote' && approval.kind !== 'propose') await offerSignIn(serverName, resolved.config, ctx, d, approval.kind === 'yes');
   return true;
 }
 
 /** Stores the secrets and writes the entry (a proposal with `proposedBy`); true when added for use now. */
-async function writeEntry(plan: InstallPlan, resolved: ReturnType<typeof resolvePlan>, ctx: CliContext, approval: Approval): Promise<boolean> {
+async function writeEntry(plan: InstallPlan, resolved: ReturnType<typeof resolvePlan>, ctx: CliContext, approval: Approval, replaces: boolean): Promise<boolean> {
   const { serverName } = plan;
   if (Object.keys(resolved.secrets).length) {
     const paths = homePaths(ctx.home);
@@ -305,11 +316,11 @@ async function writeEntry(plan: InstallPlan, resolved: ReturnType<typeof resolve
     for (const [k, v] of Object.entries(resolved.secrets)) store.set(k, v);
   }
   if (approval.kind === 'propose') {
-    await configSet(ctx.home, configPointer('servers', serverName), { ...resolved.config, proposedBy: approval.by });
+    await writeServer(ctx, serverName, { ...resolved.config, proposedBy: approval.by }, false);
     ctx.stdout(`Proposed "${serverName}": it waits for your approval and nothing of it runs until then (the app's Servers page, or \`switchboard approve ${serverName}\`).\n`);
     return false;
   }
-  await configSet(ctx.home, configPointer('servers', serverName), resolved.config);
+  await writeServer(ctx, serverName, resolved.config, replaces);
   ctx.stdout(
     `Added "${serverName}" to config.json${Object.keys(resolved.secrets).length ? ` and ${Object.keys(resolved.secrets).length} secret(s) to the secret store` : ''}.\n` +
       `Next: add it to a profile, e.g. switchboard config set profiles.PROFILE.servers '[…, "${serverName}"]', or in the app's Profiles page.\n`,
@@ -359,18 +370,19 @@ async function installBundle(file: string, values: { yes?: boolean; propose?: bo
   }
   const bundle = await readBundle(bytes, ctx.platform);
   // Leftovers of an install that was killed, and folders no entry names any more, go first.
-  const servers = await configGet(ctx.home, configPointer('servers'));
+  const servers = await configGet(ctx, configPointer('servers'));
   await sweepBundles(ctx.home, (servers.value ?? {}) as Record<string, unknown>);
   const dir = bundleDir(ctx.home, bundle);
   const plan = bundlePlan(bundle.manifest, dir, { env: ctx.env, proposed: values.propose === true });
   plan.serverName = await freeServerName(ctx, plan.serverName, values.name);
   ctx.stdout(`Bundle ${bundle.manifest.name} ${bundle.manifest.version}: ${Object.keys(bundle.files).length} files, ${bundle.manifest.serverType} server (${bundle.manifest.entryPoint || 'no entry point named'}).\n`);
-  const ok = await approveAndWrite(plan, ctx, d, approvalOf(values, `the bundle ${bundle.manifest.name} ${bundle.manifest.version}`), (write) =>
-    withBundleLock(ctx.home, async () => {
-      if (values.propose) await stageProposedBundle(ctx.home, bundle, bytes);
-      else await unpackBundle(ctx.home, bundle);
-      await write();
-    }),
-  );
+  const ok = await approveAndWrite(plan, ctx, d, approvalOf(values, `the bundle ${bundle.manifest.name} ${bundle.manifest.version}`), {
+    writeWith: (write) =>
+      withBundleLock(ctx.home, async () => {
+        if (values.propose) await stageProposedBundle(ctx.home, bundle, bytes);
+        else await unpackBundle(ctx.home, bundle);
+        await write();
+      }),
+  });
   return ok ? 0 : 1;
 }

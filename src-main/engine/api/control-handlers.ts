@@ -19,9 +19,7 @@ import { ownEntry, ProfileConfig, type ServerConfig } from '../../../src-shared/
 import { configPointer } from '../../../src-shared/config/paths.ts';
 import { catalogHandlers } from '../catalog/catalog-control.ts';
 import { releaseProposedBundles } from '../catalog/bundle-store.ts';
-import { clientHandlers } from '../clients/client-control.ts';
-import { removeDemo } from '../clients/demo-removal.ts';
-import { defaultShimEntry } from '../clients/shim-entry.ts';
+import { homeHandlers } from './home-handlers.ts';
 import { loginShellPath } from '../upstream/command-resolve.ts';
 import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
@@ -88,16 +86,15 @@ export class ControlHandler {
     };
     return {
       'status': () => this.#signIns.annotate(e.status()),
-      'config.get': (p) => {
-        const r = e.config.get(p.path);
-        return { found: r.found, value: r.value };
-      },
-      'config.set': async (p) => {
-        await e.config.set(requireString(p.path, 'the config path'), p.value);
-        return { ok: true };
-      },
-      'config.unset': async (p) => ({ ok: true, removed: await e.config.unset(requireString(p.path, 'the config path')) }),
-      'config.text': () => ({ text: e.config.text(), file: e.paths.config }),
+      ...homeHandlers({
+        home: e.paths.home,
+        // Not resolveHome(): a client's shim has no $SWITCHBOARD_HOME, so only the OS default may go unnamed.
+        homeIsDefault: e.paths.home === defaultHome(),
+        env: process.env,
+        platform: process.platform,
+        config: e.config,
+        configFile: e.paths.config,
+      }),
       'servers.restart': async (p) => {
         const u = e.supervisor.get(requireString(p.name, 'the server name'));
         if (!u) throw new SwitchboardError('unknown-server', `There is no server "${p.name}".`);
@@ -210,24 +207,6 @@ export class ControlHandler {
         return { skill: skillInfo(skill, e.gateway.view(skill.profile)) };
       },
       'skills.remove': async (p) => ({ ok: true, removed: await e.skills.remove(requireString(p.name, 'the skill name')) }),
-      ...clientHandlers({
-        home: e.paths.home,
-        // Not resolveHome(): a client's shim has no $SWITCHBOARD_HOME, so only the OS default may go unnamed.
-        homeIsDefault: e.paths.home === defaultHome(),
-        env: process.env,
-        platform: process.platform,
-        profiles: () => Object.keys(e.config.config.profiles),
-        raw: () => e.config.raw,
-        updateConfig: (mutate) => e.config.update(mutate),
-      }),
-      'demo.remove': () =>
-        removeDemo({
-          home: e.paths.home,
-          env: process.env,
-          platform: process.platform,
-          updateConfig: (mutate) => e.config.update(mutate),
-          shimEntry: (profile) => defaultShimEntry(e.paths.home, e.paths.home === defaultHome(), profile),
-        }),
       ...catalogHandlers({
         home: e.paths.home,
         env: process.env,

@@ -1,10 +1,10 @@
 // Which config.json servers came from a registry, at which version: kept beside config.json (its
 // schema has no place for it) so that search and install can offer updates. Losing the file only
 // loses that hint; config.json stays the truth about what runs.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import type { CatalogHit } from '../../../src-shared/api.ts';
-import { AtomicTextFile } from '../config/atomic-file.ts';
+import { jsonDocument, readDocument, updateDocument } from '../config/json-document.ts';
 import { compareVersions, type RegistryEntry } from './server-json.ts';
 
 export interface InstalledRecord {
@@ -22,22 +22,26 @@ export function installedFile(home: string): string {
   return path.join(home, 'catalog', 'installed.json');
 }
 
-export async function readInstalled(home: string): Promise<Record<string, InstalledRecord>> {
-  try {
-    const text = await new AtomicTextFile(installedFile(home)).read();
-    const v = text ? (JSON.parse(text) as unknown) : {};
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, InstalledRecord>) : {};
-  } catch {
-    // A damaged record only costs the update hints.
-    return {};
-  }
+const InstalledRecords = z.record(
+  z.string(),
+  z.looseObject({ registry: z.string(), name: z.string(), version: z.string(), serverName: z.string(), installedAt: z.string() }),
+) satisfies z.ZodType<Record<string, InstalledRecord>>;
+
+const none = (): Record<string, InstalledRecord> => ({});
+/** A damaged file only costs the update hints: read as empty, and replaced by the next install. */
+const damagedAsNone = none;
+
+function installedDocument(home: string) {
+  return jsonDocument(installedFile(home), InstalledRecords, none);
 }
 
+export function readInstalled(home: string): Promise<Record<string, InstalledRecord>> {
+  return readDocument(installedDocument(home), none, damagedAsNone);
+}
+
+/** Adds (or replaces) the record of one server, keeping every other: two installs at once both count. */
 export async function recordInstalled(home: string, rec: InstalledRecord): Promise<void> {
-  const all = await readInstalled(home);
-  all[rec.serverName] = rec;
-  await mkdir(path.dirname(installedFile(home)), { recursive: true, mode: 0o700 });
-  await new AtomicTextFile(installedFile(home)).write(JSON.stringify(all, null, 2) + '\n');
+  await updateDocument(installedDocument(home), none, (all) => ({ ...all, [rec.serverName]: rec }), damagedAsNone);
 }
 
 /** The record of a registry name, if one of config.json's servers was installed from it. */

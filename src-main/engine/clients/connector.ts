@@ -1,10 +1,11 @@
 // One MCP client's config file, seen as Switchboard's entries in it: status, connect,
 // disconnect, replace (import --replace) and undo. Every write goes through config-file-writer.
 import { execFile } from 'node:child_process';
-import { accessSync, constants as fsc, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
+import { findCommandSync } from '../platform/path-search.ts';
 import { ClientFileError } from './client-errors.ts';
 import { CLIENT_IDS, CLIENT_SPECS, pasteEntry, type ClientEnv, type ClientSpec } from './client-specs.ts';
 import { backupDir, readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
@@ -54,23 +55,9 @@ export interface WriteOutcome {
   replaced?: 'none' | 'ours' | 'other';
 }
 
-/** Finds an executable on `env`'s PATH the way a shell would; null when absent. */
+/** Finds an executable on `env`'s PATH by the rules a server's command is found by; null when absent. */
 export function findOnPath(name: string, e: ClientEnv): string | null {
-  const pth = e.platform === 'win32' ? path.win32 : path.posix;
-  const dirs = (e.env.PATH ?? e.env.Path ?? '').split(e.platform === 'win32' ? ';' : ':').filter(Boolean);
-  const exts = e.platform === 'win32' ? (e.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';') : [''];
-  for (const dir of dirs) {
-    for (const ext of exts) {
-      const candidate = pth.join(dir, name + ext.toLowerCase());
-      try {
-        accessSync(candidate, e.platform === 'win32' ? fsc.F_OK : fsc.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return null;
+  return findCommandSync(name, { env: e.env, platform: e.platform });
 }
 
 export class Connector {

@@ -138,11 +138,18 @@ export class ConfigStore {
     return getAtPath(this.#raw, toSegments(configPath));
   }
 
-  /** Validates the whole resulting config; throws `invalid-config` and writes nothing if it fails. */
-  async set(configPath: string, value: unknown): Promise<void> {
+  /**
+   * Validates the whole resulting config; throws `invalid-config` and writes nothing if it fails.
+   * `ifAbsent`: only when nothing is at the path in the file as it is under the lock, else
+   * `conflict` (another writer added it since the caller looked).
+   */
+  async set(configPath: string, value: unknown, opts: { ifAbsent?: boolean } = {}): Promise<void> {
     const segments = toSegments(configPath);
     if (value === undefined) throw new SwitchboardError('bad-request', 'A config value is needed; to remove a setting use unset.');
-    await this.#write((raw) => asPathError(() => setAtPath(raw, segments, value)));
+    await this.#write((raw) => {
+      if (opts.ifAbsent && getAtPath(raw, segments).found) throw new SwitchboardError('conflict', `config.json already has ${configPath}; nothing was written.`);
+      return asPathError(() => setAtPath(raw, segments, value));
+    });
   }
 
   /** Removes `path`; resolves to false (and writes nothing) when it was not there. */

@@ -1,6 +1,7 @@
 // The environment an upstream server process starts with (SPEC §4): its configured `env` over a
 // minimal allow-list of the engine's own. Nothing else leaks through: NODE_OPTIONS or
 // LD_PRELOAD would change how the child runs, ELECTRON_* would make it behave like our app.
+import { pathKey } from '../platform/path-search.ts';
 
 /** Engine variables a child inherits. Windows names are matched case-insensitively. */
 const ALLOWED = [
@@ -74,8 +75,5 @@ export function buildChildEnv(opts: ChildEnvOptions = {}): Record<string, string
   return env;
 }
 
-/** Windows spells PATH as "Path"; reuse whatever key the environment already has. */
-export function pathKey(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform): string {
-  if (platform !== 'win32') return 'PATH';
-  return Object.keys(env).find((k) => k.toUpperCase() === 'PATH') ?? 'Path';
-}
+/** Windows spells PATH as "Path": whatever key the environment already has (platform/path-search.ts). */
+export { pathKey };

@@ -2,80 +2,14 @@
 // tray get a minimal PATH (no Homebrew, nvm, volta, asdf), so `npx` works in a shell and not in
 // the app; the login shell's PATH and the usual install folders close that gap.
 import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathKey } from './child-env.ts';
+import { pathKey } from '../platform/path-search.ts';
 
-export interface ResolvedCommand {
-  /** Absolute path of the executable, or null when it was not found. */
-  path: string | null;
-  /** Folders (or, for a path-like command, the files) that were looked at, in order. */
-  searched: string[];
-  /** The PATH value that was searched. */
-  pathEnv: string;
-  /** What the user can do about a command that was not found. */
-  hint?: string;
-}
-
-export async function resolveCommand(
-  command: string,
-  opts: { env: NodeJS.ProcessEnv; cwd?: string; platform?: NodeJS.Platform },
-): Promise<ResolvedCommand> {
-  const platform = opts.platform ?? process.platform;
-  const p = platform === 'win32' ? path.win32 : path.posix;
-  const pathEnv = opts.env[pathKey(opts.env, platform)] ?? '';
-  const exts = platform === 'win32' ? windowsExtensions(command, opts.env) : [''];
-
-  if (command.includes('/') || (platform === 'win32' && command.includes('\\'))) {
-    const base = p.resolve(opts.cwd ?? process.cwd(), command);
-    const candidates = exts.map((e) => base + e);
-    for (const c of candidates) if (await isExecutable(c, platform)) return { path: c, searched: candidates, pathEnv };
-    return { path: null, searched: candidates, pathEnv, hint: `Check that ${base} exists and is executable.` };
-  }
-
-  const dirs = pathEnv.split(platform === 'win32' ? ';' : ':').filter((d) => d !== '');
-  const searched: string[] = [];
-  for (const dir of dirs) {
-    searched.push(dir);
-    for (const e of exts) {
-      const c = p.join(dir, command + e);
-      if (await isExecutable(c, platform)) return { path: c, searched, pathEnv };
-    }
-  }
-  return { path: null, searched, pathEnv, hint: notFoundHint(command) };
-}
-
-function windowsExtensions(command: string, env: NodeJS.ProcessEnv): string[] {
-  // A command that already names its extension is taken as written. Otherwise the bare name is
-  // never tried: npm puts an extensionless sh script next to each .cmd shim, and Windows cannot run it.
-  if (path.win32.extname(command) !== '') return [''];
-  const pathext = env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD';
-  return pathext.split(';').filter(Boolean).map((e) => e.toLowerCase());
-}
-
-async function isExecutable(file: string, platform: NodeJS.Platform): Promise<boolean> {
-  try {
-    const s = await stat(file);
-    if (!s.isFile()) return false;
-    if (platform === 'win32') return true;
-    await access(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function notFoundHint(command: string): string {
-  const base = command.toLowerCase();
-  if (base === 'npx' || base === 'node' || base === 'npm') {
-    return 'Install Node.js (it provides node and npx), or put the absolute path of the command in "command".';
-  }
-  if (base === 'uvx' || base === 'uv') return 'Install uv (it provides uvx), or put the absolute path of the command in "command".';
-  if (base === 'docker') return 'Install Docker Desktop and start it once, or put the absolute path of docker in "command".';
-  return 'Install it, or put its absolute path in "command".';
-}
+// The search itself (PATHEXT, the executable bit, path-like commands) is the one every caller
+// uses: platform/path-search.ts. This module adds the PATH a terminal would have.
+export { resolveCommand, type ResolvedCommand } from '../platform/path-search.ts';
 
 const LOGIN_SHELL_TIMEOUT_MS = 3000;
 const MARK = '__SWITCHBOARD_PATH__';

@@ -1,0 +1,67 @@
+// The engine's small JSON state files as typed lowdb documents (config/json-document.ts): read as
+// every home file is (no links, no FIFOs, bounded), checked against their schema, and changed in
+// one locked read-modify-write, so concurrent writers keep each other's changes.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { installedFile, readInstalled, recordInstalled } from '../../../src-main/engine/catalog/installed.ts';
+import { jsonDocument, readDocument, updateDocument } from '../../../src-main/engine/config/json-document.ts';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'sb-json-doc-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const home = () => {
+  const d = path.join(root, `h${n++}`);
+  mkdirSync(d);
+  return d;
+};
+
+const Counts = z.record(z.string(), z.number().int());
+const empty = () => ({}) as Record<string, number>;
+
+describe('a JSON state document', () => {
+  it('keeps every change when several writers change it at once', async () => {
+    const h = home();
+    const recs = ['a', 'b', 'c', 'd', 'e', 'f'].map((s) => ({ registry: 'https://r', name: `io.x/${s}`, version: '1.0.0', serverName: s, installedAt: '2026-01-01T00:00:00Z' }));
+    await Promise.all(recs.map((r) => recordInstalled(h, r)));
+    expect(Object.keys(await readInstalled(h)).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(Object.keys(JSON.parse(readFileSync(installedFile(h), 'utf8'))).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('reads as its type, and names the file and the place when the content is not', async () => {
+    const file = path.join(home(), 'counts.json');
+    await updateDocument(jsonDocument(file, Counts, empty), empty, (d) => ({ ...d, runs: 3 }));
+    expect(await readDocument(jsonDocument(file, Counts, empty), empty)).toEqual({ runs: 3 });
+    writeFileSync(file, '{"runs": "three"}');
+    await expect(readDocument(jsonDocument(file, Counts, empty), empty)).rejects.toThrow(`${file} is not as Switchboard wrote it (runs: `);
+    writeFileSync(file, '{"runs": ');
+    await expect(readDocument(jsonDocument(file, Counts, empty), empty)).rejects.toThrow(`${file} is not valid JSON`);
+    // A document that cannot be read is not written over.
+    await expect(updateDocument(jsonDocument(file, Counts, empty), empty, (d) => ({ ...d, more: 1 }))).rejects.toThrow(/not valid JSON/);
+    expect(readFileSync(file, 'utf8')).toBe('{"runs": ');
+  });
+
+  it('reads a missing file as its default', async () => {
+    expect(await readDocument(jsonDocument(path.join(home(), 'none.json'), Counts, empty), empty)).toEqual({});
+  });
+
+  it('refuses a link and, without blocking the event loop, a FIFO planted under its name', async () => {
+    const h = home();
+    const target = path.join(h, 'elsewhere.json');
+    writeFileSync(target, '{"x": 1}');
+    const link = path.join(h, 'link.json');
+    symlinkSync(target, link);
+    await expect(readDocument(jsonDocument(link, Counts, empty), empty)).rejects.toThrow();
+    if (process.platform === 'win32' || spawnSync('mkfifo', ['--help']).error) return;
+    const fifo = installedFile(h);
+    mkdirSync(path.dirname(fifo), { recursive: true });
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // An open that waited for a writer would hang here (nothing ever opens the FIFO's other end).
+    await expect(readDocument(jsonDocument(fifo, Counts, empty), empty)).rejects.toThrow(`${fifo} is not a regular file; it was not read.`);
+    // The install hints read it as none, and go on.
+    expect(await readInstalled(h)).toEqual({});
+  });
+});
