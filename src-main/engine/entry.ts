@@ -7,6 +7,7 @@ import { toErrorData } from '../../src-shared/errors.ts';
 import { Engine } from './engine.ts';
 import { EngineRunningError } from './engine-files.ts';
 import { resolveHome } from './home.ts';
+import { TakeOverRefusedError } from './handover/take-over.ts';
 import { onStopSignal } from './stop-signals.mjs';
 
 interface ParentPort {
@@ -31,11 +32,19 @@ async function start(): Promise<void> {
     if (engine) void engine.dispose().finally(() => process.exit(0));
   });
   try {
-    engine = await Engine.start({ home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`), signal: stop.signal });
+    engine = await Engine.start({
+      home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`), signal: stop.signal,
+      // After an update the app starts its engine with --take-over (docs/updates.md).
+      takeOver: process.argv.includes('--take-over'),
+      // Handed over to the next engine (it serves the home now): nothing of this one is left to stop.
+      onHandedOver: () => process.exit(0),
+    });
   } catch (err) {
     if (stop.signal.aborted) process.exit(0);
-    port?.postMessage({ type: 'fatal', error: toErrorData(err), running: err instanceof EngineRunningError });
-    process.exit(err instanceof EngineRunningError ? 3 : 1);
+    // A take-over refused (the running engine is newer) ends as a home found busy does.
+    const running = err instanceof EngineRunningError || err instanceof TakeOverRefusedError;
+    port?.postMessage({ type: 'fatal', error: toErrorData(err), running });
+    process.exit(running ? 3 : 1);
   }
   const started = engine;
   // Stopped after the start's last check: the signal found no engine to stop yet.

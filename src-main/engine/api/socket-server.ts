@@ -3,7 +3,7 @@
 // control connection (from the CLI).
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
-import type { SocketHello } from '../../../src-shared/api.ts';
+import type { SocketHello, TakeOverHello } from '../../../src-shared/api.ts';
 import { parseSocketHello } from '../../../src-shared/api-schema.ts';
 import { LineTransport } from '../gateway/line-transport.ts';
 import type { Gateway } from '../gateway/gateway.ts';
@@ -17,21 +17,57 @@ const MAX_HELLO = 64 * 1024;
 export interface SocketServices {
   gateway: Pick<Gateway, 'connect'>;
   control: ControlHandler;
+  /** A new engine asking to take the home over (handover/hand-over.ts); refused when absent. */
+  takeOver?: (hello: TakeOverHello, sock: net.Socket) => void;
 }
 
 export class SocketServer {
-  readonly path: string;
+  /** Where it listens: the home's socket, or a take-over's socket beside it until adoptPath(). */
+  #path: string;
   readonly #server = net.createServer();
   readonly #sockets = new Set<net.Socket>();
+  /** The MCP connections (shims), for an engine handing the home over. */
+  readonly #mcp = new Set<LineTransport>();
+  /**
+   * Set once the path is another engine's (handed over): the notice every MCP connection is
+   * given, the ones that still come from the listen queue included.
+   */
+  #movingNotice: ((t: LineTransport) => string) | undefined;
 
   constructor(path: string, services: SocketServices) {
-    this.path = path;
-    this.#server.on('connection', (sock) => this.#accept(sock, services.gateway, services.control));
+    this.#path = path;
+    this.#server.on('connection', (sock) => this.#accept(sock, services));
+  }
+
+  get path(): string {
+    return this.#path;
+  }
+
+  /** The shims' connections still open. */
+  mcpConnections(): LineTransport[] {
+    return [...this.#mcp].filter((t) => !t.closed);
+  }
+
+  /** The old engine renamed our socket onto the home's: that is where we listen now. */
+  adoptPath(path: string): void {
+    this.#path = path;
+  }
+
+  /**
+   * The path was handed to another engine (renamed onto by its socket): tells every MCP
+   * connection so with `notice`. The listener is not closed — closing a Unix socket server
+   * unlinks its path, which is the other engine's socket now; nothing new reaches it anyway — just
+   * no longer keeps the process alive. Open connections stay until close().
+   */
+  giveUpPath(notice: (t: LineTransport) => string): void {
+    this.#movingNotice = notice;
+    this.#server.unref();
+    for (const t of this.mcpConnections()) t.writeLine(notice(t));
   }
 
   async listen(): Promise<void> {
     // A socket file left by a dead engine blocks listen(); the engine lock guarantees that no
-    // live engine owns it when we get here.
+    // live engine owns it when we get here (a take-over listens on a path of its own).
     if (process.platform !== 'win32' && existsSync(this.path)) unlinkSync(this.path);
     await new Promise<void>((resolve, reject) => {
       this.#server.once('error', reject);
@@ -43,7 +79,7 @@ export class SocketServer {
     if (process.platform !== 'win32') chmodSync(this.path, 0o600);
   }
 
-  #accept(sock: net.Socket, gateway: SocketServices['gateway'], control: ControlHandler): void {
+  #accept(sock: net.Socket, { gateway, control, takeOver }: SocketServices): void {
     this.#sockets.add(sock);
     sock.on('close', () => this.#sockets.delete(sock));
     sock.on('error', () => {});
@@ -68,9 +104,18 @@ export class SocketServer {
       }
       if (hello?.kind === 'mcp') {
         const transport = new LineTransport(sock, { initial: rest });
-        void gateway.connect(hello.profile, transport, { kind: 'socket', resumeInitialize: hello.resume?.initialize, connector: hello.client, bootServed: hello.resume?.boot }).then(() => sock.resume());
+        this.#mcp.add(transport);
+        sock.on('close', () => this.#mcp.delete(transport));
+        if (this.#movingNotice) transport.writeLine(this.#movingNotice(transport));
+        void gateway.connect(hello.profile, transport, { kind: 'socket', resumeInitialize: hello.resume?.initialize, connector: hello.client, bootServed: hello.resume?.boot, moved: hello.resume?.moved }).then(() => sock.resume());
       } else if (hello?.kind === 'control') {
         serveControlConnection(sock, control, rest);
+        sock.resume();
+      } else if (hello?.kind === 'takeover') {
+        // Outlives close(): the hand-over says on it when the lock is released, after close().
+        this.#sockets.delete(sock);
+        if (takeOver) takeOver(hello, sock);
+        else sock.end(JSON.stringify({ event: 'refused', error: { code: 'engine-unavailable', message: 'This engine cannot hand its home over.' } }) + '\n');
         sock.resume();
       } else {
         sock.destroy();
@@ -81,6 +126,8 @@ export class SocketServer {
 
   async close(): Promise<void> {
     for (const s of this.#sockets) s.destroy();
+    // Handed over: the path is the other engine's (see giveUpPath); the process's exit drops the listener.
+    if (this.#movingNotice !== undefined) return;
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     if (process.platform !== 'win32' && existsSync(this.path)) {
       try {
