@@ -226,6 +226,8 @@ export class Engine implements ControlEngine {
       const talk = await askToHandOver(paths.socket, { version: VERSION, pid: process.pid, socket: ownSocket, httpPort: http?.port ?? null });
       engine.socket.adoptPath(paths.socket);
       log(`taking this home over from engine ${talk.from.pid} (${talk.from.version})`);
+      // It answers the socket from now on (status included), at the old engine's address.
+      engine.#announce(true);
       const aborted = new Promise<void>((r) => opts.signal?.addEventListener('abort', () => r(), { once: true }));
       await Promise.race([talk.httpReleased, aborted]);
       stopped();
@@ -249,6 +251,7 @@ export class Engine implements ControlEngine {
       engine.supervisor.startHeld();
       stopped();
       engine.#announce();
+      log(`took this home over from engine ${talk.from.pid}`);
       return engine;
     } catch (err) {
       if (engine) await engine.dispose().catch(() => {});
@@ -267,11 +270,11 @@ export class Engine implements ControlEngine {
     this.#announce();
   }
 
-  /** engine.json: this engine serves the home. */
-  #announce(): void {
+  /** engine.json: this engine serves the home (`takingOver`: its socket already, its port soon). */
+  #announce(takingOver = false): void {
     const http = this.http ? { url: this.http.url } : null;
     writeEngineInfo(this.paths.engineInfo, { pid: process.pid, socket: this.paths.socket, http, version: VERSION, startedAt: this.startedAt });
-    this.#log(`engine ${process.pid} serving ${this.paths.home}`);
+    if (!takingOver) this.#log(`engine ${process.pid} serving ${this.paths.home}`);
   }
 
   /** Loads what the engine keeps and applies the config (servers start, unless held for a take-over). */

@@ -55,9 +55,10 @@ export class SocketServer {
 
   /**
    * The path was handed to another engine (renamed onto by its socket): tells every MCP
-   * connection so with `notice`. The listener is not closed — closing a Unix socket server
-   * unlinks its path, which is the other engine's socket now; nothing new reaches it anyway — just
-   * no longer keeps the process alive. Open connections stay until close().
+   * connection so with `notice`. The listener is never closed — closing a Unix socket server
+   * unlinks its path, which is the other engine's socket now, and so the process must end with
+   * process.exit (a natural end closes every handle); nothing new reaches it anyway. It just no
+   * longer keeps the process alive. Open connections stay until close().
    */
   giveUpPath(notice: (t: LineTransport) => string): void {
     this.#movingNotice = notice;

@@ -160,9 +160,13 @@ export class HttpServer {
     sock.pipe(next).pipe(sock);
   }
 
-  /** Taking a home over: requests for the old engine's port (forwarded to us, then ours) are ours too. */
-  acceptPort(port: number): void {
+  /**
+   * Taking a home over: requests for the old engine's port (forwarded to us, then ours) are ours
+   * too, and that is the address to give (it stays the UI's and the HTTP clients').
+   */
+  acceptPort(port: number, host = '127.0.0.1'): void {
     this.#ports.add(port);
+    this.#url = `http://${host}:${port}`;
   }
 
   /**

@@ -1,0 +1,206 @@
+// `switchboard engine --take-over` (SPEC §9, docs/updates.md): a new engine takes a home over from
+// the one serving it while clients are in the middle of calls, through both shims and over HTTP.
+// Real processes throughout: `serve` as the old engine, `engine --take-over` as the new one, real
+// shims with real MCP clients, fixture servers.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, NATIVE_SHIM_UNAVAILABLE, cleanupHomes, cli, enginePid, fixtureServer, makeHome, shimClient, waitFor, type ShimKind } from '../../helpers/home.ts';
+import { modernPost, serve, type Served } from '../../helpers/serve.ts';
+import { CAN_FIND_MARKED, MARK_VAR, killMarked, markedGone, markedProcesses, newMark } from '../../helpers/processes.ts';
+
+afterAll(cleanupHomes);
+
+const text = (r: unknown) => ((r as { content: { text: string }[] }).content.map((c) => c.text).join('\n'));
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** `mark` goes to the servers' env (they get only their configured env), so they can be found. */
+function homeWithServers(mark = newMark()): string {
+  const env = { env: { [MARK_VAR]: mark } };
+  return makeHome({
+    servers: { basic: fixtureServer('basic.mjs', env), slow: fixtureServer('slow.mjs', env) },
+    profiles: { demo: { servers: ['basic', 'slow'] }, code: { servers: ['slow'], surface: 'code' } },
+  });
+}
+
+/** `engine --take-over` on `home`, as the app runs it after an update. */
+function takeOver(home: string, env: Record<string, string> = {}): { child: ChildProcess; exit: Promise<number | null>; stderr: () => string } {
+  const child = spawn(process.execPath, [BIN, 'engine', '--take-over', '--home', home], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  let err = '';
+  child.stderr!.on('data', (c) => (err += c));
+  return { child, exit: new Promise((r) => child.on('exit', (code) => r(code))), stderr: () => err };
+}
+
+/** Resolves when the old engine said it hands over (its stderr), with the time it did. */
+function handingOver(old: Served): Promise<number> {
+  return new Promise((resolve) => {
+    let seen = '';
+    old.child.stderr!.on('data', (c) => {
+      seen += c;
+      if (seen.includes('handing this home over')) resolve(Date.now());
+    });
+  });
+}
+
+function status(home: string): { pid: number | null; version: string; profiles: Record<string, unknown> } {
+  return JSON.parse(cli(home, ['status', '--json']).stdout);
+}
+
+/** Calls /api/status over and over (what the UI's page does) until stopped; the failures it saw. */
+function pollUi(s: Served): { stop: () => Promise<string[]> } {
+  const failures: string[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const r = await fetch(`${s.url}/api/status`, { method: 'POST', headers: { Authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: '{}' });
+        if (!r.ok) failures.push(`HTTP ${r.status}`);
+        await r.text();
+      } catch (err) {
+        failures.push((err as Error).message);
+      }
+      await new Promise((r) => setTimeout(r, 40));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return failures;
+    },
+  };
+}
+
+const SHIMS: { kind: ShimKind; skip?: string }[] = [{ kind: 'node' }, { kind: 'native', skip: NATIVE_SHIM_UNAVAILABLE }];
+
+describe.each(SHIMS)('take-over through the $kind shim', ({ kind, skip }) => {
+  it.skipIf(skip !== undefined)(
+    'every call in flight is answered, a client arriving meanwhile is served, a save is kept, and one engine is left: the new one',
+    { timeout: 120_000 },
+    async () => {
+      const mark = newMark();
+      const home = homeWithServers(mark);
+      const old = await serve(home, { [MARK_VAR]: mark });
+      const a = await shimClient(home, 'demo', { shim: kind, name: 'client-a' });
+      const b = await shimClient(home, 'code', { shim: kind, name: 'client-b' });
+      // What the clients hear besides answers: no list change (none happened), and never the engine's moving notice.
+      const heard: string[] = [];
+      for (const c of [a, b]) c.fallbackNotificationHandler = async (n) => void ((n.method.endsWith('list_changed') || n.method.startsWith('notifications/switchboard/')) && heard.push(n.method));
+      let next: ReturnType<typeof takeOver> | undefined;
+      try {
+        await waitFor(async () => (await a.listTools()).tools.some((t) => t.name === 'slow__wait'), 30_000, 'slow__wait');
+        await b.listTools();
+        const oldPid = old.child.pid!;
+        const handed = handingOver(old);
+        // Three clients mid-call: a 3 s tool through the shim, a code run calling it, a 2026-07-28 HTTP request.
+        const t0 = Date.now();
+        const done: Record<string, number> = {};
+        const finish =
+          (what: string) =>
+          <T,>(v: T): T => ((done[what] = Date.now()), v);
+        const toolCall = a.callTool({ name: 'slow__wait', arguments: { ms: 3000 } }, undefined, { timeout: 60_000 }).then(finish('tool'));
+        const codeRun = b.callTool({ name: 'execute', arguments: { code: 'const r = await slow.wait({ ms: 3000 }); return { ran: r }' } }, undefined, { timeout: 60_000 }).then(finish('code'));
+        const httpCall = modernPost(old, 'demo', 'tools/call', { name: 'slow__wait', arguments: { ms: 3000 } }, { name: 'slow__wait', clientName: 'http-client' }).then(finish('http'));
+        const ui = pollUi(old);
+        await new Promise((r) => setTimeout(r, 200));
+        next = takeOver(home, { SWITCHBOARD_TEST_VERSION: '0.2.0', [MARK_VAR]: mark });
+        const handedAt = await handed;
+        // During the take-over: a save, a client that connects, and more HTTP requests.
+        expect(cli(home, ['config', 'set', 'profiles.extra', JSON.stringify({ servers: ['basic'] })]).code).toBe(0);
+        const c = await shimClient(home, 'demo', { shim: kind, name: 'client-c' });
+        const late = await c.callTool({ name: 'basic__echo', arguments: { text: 'late' } }, undefined, { timeout: 60_000 });
+        const httpLate = await modernPost(old, 'demo', 'tools/list', {}, { clientName: 'http-client' });
+
+        const [tool, code, http] = await Promise.all([toolCall, codeRun, httpCall]);
+        expect(text(tool)).toBe('waited 3000');
+        expect((tool as { isError?: boolean }).isError).toBeFalsy();
+        expect(text(code)).toContain('"ran": "waited 3000"');
+        expect((code as { isError?: boolean }).isError).toBeFalsy();
+        expect(http.status).toBe(200);
+        expect(JSON.stringify(http.json().result)).toContain('waited 3000');
+        // They really were in flight when the old engine began handing over.
+        for (const what of ['tool', 'code', 'http']) expect(done[what]!).toBeGreaterThan(handedAt);
+        expect(handedAt - t0).toBeLessThan(3000);
+        expect(text(late)).toBe('late');
+        expect(httpLate.status).toBe(200);
+
+        // One engine left, the new one; the old one exited by itself.
+        await waitFor(() => old.child.exitCode !== null, 30_000, 'the old engine to exit');
+        expect(old.child.exitCode).toBe(0);
+        expect(alive(oldPid)).toBe(false);
+        const st = status(home);
+        expect(st.pid).toBe(next.child.pid);
+        expect(st.version).toBe('0.2.0');
+        expect(enginePid(home)).toBe(next.child.pid);
+        // The save made during the take-over is on disk and served by the new engine.
+        expect(JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')).profiles.extra).toEqual({ servers: ['basic'] });
+        await waitFor(() => 'extra' in status(home).profiles, 10_000, 'the new engine to serve profile extra');
+
+        // The same sessions go on, now with the new engine.
+        expect(text(await a.callTool({ name: 'slow__wait', arguments: { ms: 10 } }))).toBe('waited 10');
+        expect(text(await b.callTool({ name: 'execute', arguments: { code: 'return await slow.wait({ ms: 10 })' } }))).toContain('waited 10');
+        expect((await fetch(`${old.url}/api/status`, { method: 'POST', headers: { Authorization: `Bearer ${old.token}` }, body: '{}' })).status).toBe(200);
+        expect(await ui.stop()).toEqual([]);
+        // Nothing changed in the lists, so the clients were told of no change.
+        expect(heard).toEqual([]);
+        // Each server runs once: the old engine's are gone.
+        if (CAN_FIND_MARKED) {
+          const slowServers = markedProcesses(mark).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('slow.mjs'));
+          expect(slowServers).toHaveLength(1);
+        }
+        await c.close();
+      } finally {
+        await a.close();
+        await b.close();
+        await old.stop();
+        next?.child.kill('SIGTERM');
+        await next?.exit;
+        if (CAN_FIND_MARKED) {
+          expect(await markedGone(mark, 10_000)).toEqual([]);
+          killMarked(mark);
+        }
+      }
+    },
+  );
+});
+
+describe('take-over refused', () => {
+  it('an older engine never takes over a newer one: it exits 3 and the newer one goes on serving', { timeout: 60_000 }, async () => {
+    const home = homeWithServers();
+    const old = await serve(home, { SWITCHBOARD_TEST_VERSION: '0.3.0' });
+    try {
+      const next = takeOver(home, { SWITCHBOARD_TEST_VERSION: '0.2.0' });
+      expect(await next.exit).toBe(3);
+      expect(next.stderr()).toContain('never takes over one of a newer version');
+      expect(old.child.exitCode).toBeNull();
+      const st = status(home);
+      expect(st.pid).toBe(old.child.pid);
+      expect(st.version).toBe('0.3.0');
+      const r = await modernPost(old, 'demo', 'tools/list', {});
+      expect(r.status).toBe(200);
+    } finally {
+      await old.stop();
+    }
+  });
+
+  it('with no engine running, --take-over is an ordinary start', { timeout: 60_000 }, async () => {
+    const home = homeWithServers();
+    const next = takeOver(home);
+    try {
+      await waitFor(() => enginePid(home) === next.child.pid, 30_000, 'the engine to serve');
+      expect(status(home).pid).toBe(next.child.pid);
+    } finally {
+      next.child.kill('SIGTERM');
+      await next.exit;
+    }
+  });
+});
