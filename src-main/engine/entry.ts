@@ -36,9 +36,7 @@ async function start(): Promise<void> {
       home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`), signal: stop.signal,
       // After an update the app starts its engine with --take-over (docs/updates.md).
       takeOver: process.argv.includes('--take-over'),
-      // Handed over to the next engine (it serves the home now): nothing of this one is left to
-      // stop. process.exit, not a natural end: that would close the kept socket listener, whose
-      // path is the new engine's socket now (SocketServer.giveUpPath).
+      // Handed over to the next engine (it serves the home now): nothing of this one is left to stop.
       onHandedOver: () => process.exit(0),
     });
   } catch (err) {

@@ -8,7 +8,7 @@ import { EngineRunningError } from '../../engine/engine-files.ts';
 import { TakeOverRefusedError } from '../../engine/handover/take-over.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
-import { exitHandedOver, serveUntil, stopSignal } from './serve.ts';
+import { serveUntil, stopSignal } from './serve.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('engine', args, { 'take-over': { type: 'boolean' } });
@@ -29,6 +29,5 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     throw err;
   }
   await serveUntil(engine, AbortSignal.any([stop, left.signal]));
-  if (left.signal.aborted) exitHandedOver();
   return 0;
 }

@@ -48,20 +48,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     for (const p of st.config.problems) ctx.stdout(`  ${p.path || '(file)'}: ${p.message}\n`);
   }
   await serveUntil(engine, AbortSignal.any([stop, left.signal]));
-  if (left.signal.aborted) {
-    ctx.stdout(`Handed over to the engine that took this home over; this one has stopped.\n`);
-    exitHandedOver();
-  }
+  if (left.signal.aborted) ctx.stdout(`Handed over to the engine that took this home over; this one has stopped.\n`);
   return 0;
-}
-
-/**
- * Ends an engine that handed its home over. With process.exit, not by letting the event loop
- * run dry: a process ending that way closes its handles, and closing the socket listener it kept
- * (SocketServer.giveUpPath) would unlink the socket path, which is the new engine's socket now.
- */
-export function exitHandedOver(): never {
-  process.exit(0);
 }
 
 /** The UI address (with its token) of the engine already running for `home`, or null. */

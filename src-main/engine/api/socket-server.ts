@@ -1,8 +1,9 @@
 // The engine socket (Unix domain socket, or a named pipe on Windows). Each connection starts
 // with one JSON line saying what it is: an MCP session for a profile (from a shim) or a
 // control connection (from the CLI).
-import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type { SocketHello, TakeOverHello } from '../../../src-shared/api.ts';
 import { parseSocketHello } from '../../../src-shared/api-schema.ts';
 import { LineTransport } from '../gateway/line-transport.ts';
@@ -54,30 +55,35 @@ export class SocketServer {
   }
 
   /**
-   * The path was handed to another engine (renamed onto by its socket): tells every MCP
-   * connection so with `notice`. The listener is never closed — closing a Unix socket server
-   * unlinks its path, which is the other engine's socket now, and so the process must end with
-   * process.exit (a natural end closes every handle); nothing new reaches it anyway. It just no
-   * longer keeps the process alive. Open connections stay until close().
+   * The path was handed to another engine (renamed onto by its socket): stops listening (nothing
+   * new reached this listener since) and tells every MCP connection so with `notice`. Open
+   * connections stay until close(), which leaves the path alone.
    */
   giveUpPath(notice: (t: LineTransport) => string): void {
     this.#movingNotice = notice;
-    this.#server.unref();
+    this.#server.close();
     for (const t of this.mcpConnections()) t.writeLine(notice(t));
   }
 
   async listen(): Promise<void> {
-    // A socket file left by a dead engine blocks listen(); the engine lock guarantees that no
-    // live engine owns it when we get here (a take-over listens on a path of its own).
-    if (process.platform !== 'win32' && existsSync(this.path)) unlinkSync(this.path);
+    // Bound under a name of its own, then renamed onto the path (which replaces a socket file a
+    // dead engine left): closing a Unix socket listener unlinks the name it was bound to, and
+    // that name must never be the home's, which may be another engine's socket by then (a
+    // take-over renames the new engine's socket onto it). The engine lock guarantees that no
+    // live engine owns the path when we get here (a take-over listens on a path of its own).
+    const bound = process.platform === 'win32' ? this.#path : path.join(path.dirname(this.#path), `l${process.pid.toString(36)}.s`);
+    if (process.platform !== 'win32' && existsSync(bound)) unlinkSync(bound);
     await new Promise<void>((resolve, reject) => {
       this.#server.once('error', reject);
-      this.#server.listen(this.path, () => {
+      this.#server.listen(bound, () => {
         this.#server.off('error', reject);
         resolve();
       });
     });
-    if (process.platform !== 'win32') chmodSync(this.path, 0o600);
+    if (process.platform !== 'win32') {
+      chmodSync(bound, 0o600);
+      renameSync(bound, this.#path);
+    }
   }
 
   #accept(sock: net.Socket, { gateway, control, takeOver }: SocketServices): void {
@@ -127,10 +133,9 @@ export class SocketServer {
 
   async close(): Promise<void> {
     for (const s of this.#sockets) s.destroy();
-    // Handed over: the path is the other engine's (see giveUpPath); the process's exit drops the listener.
-    if (this.#movingNotice !== undefined) return;
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    if (process.platform !== 'win32' && existsSync(this.path)) {
+    if (this.#server.listening) await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    // Handed over: the path is the other engine's socket.
+    if (process.platform !== 'win32' && this.#movingNotice === undefined && existsSync(this.path)) {
       try {
         unlinkSync(this.path);
       } catch {

@@ -204,3 +204,72 @@ describe('take-over refused', () => {
     }
   });
 });
+
+describe('a stop signal during a take-over', () => {
+  it.skipIf(!CAN_FIND_MARKED)('SIGTERM to the old engine while it hands over: the new one serves, no server is left running twice or orphaned, the save is kept', { timeout: 120_000 }, async () => {
+    const mark = newMark();
+    const home = homeWithServers(mark);
+    const old = await serve(home);
+    const a = await shimClient(home, 'demo', { name: 'client-a' });
+    let next: ReturnType<typeof takeOver> | undefined;
+    try {
+      await waitFor(async () => (await a.listTools()).tools.some((t) => t.name === 'slow__wait'), 30_000, 'slow__wait');
+      const handed = handingOver(old);
+      // Answered or told the engine stopped: a stopped engine may not finish it. Never left hanging.
+      const inFlight = a.callTool({ name: 'slow__wait', arguments: { ms: 3000 } }, undefined, { timeout: 60_000 }).then(text, (e: Error) => e.message);
+      await new Promise((r) => setTimeout(r, 200));
+      next = takeOver(home, { SWITCHBOARD_TEST_VERSION: '0.2.0' });
+      await handed;
+      expect(cli(home, ['config', 'set', 'profiles.extra', JSON.stringify({ servers: ['basic'] })]).code).toBe(0);
+      old.child.kill('SIGTERM');
+      await waitFor(() => old.child.exitCode !== null || old.child.signalCode !== null, 15_000, 'the old engine to stop');
+      await inFlight;
+      await waitFor(() => status(home).pid === next!.child.pid, 20_000, 'the new engine to serve');
+      expect(text(await a.callTool({ name: 'slow__wait', arguments: { ms: 10 } }, undefined, { timeout: 30_000 }))).toBe('waited 10');
+      await waitFor(() => 'extra' in status(home).profiles, 10_000, 'the save to be served');
+      expect(JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')).profiles.extra).toEqual({ servers: ['basic'] });
+      const slowServers = markedProcesses(mark).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('slow.mjs'));
+      expect(slowServers).toHaveLength(1);
+    } finally {
+      await a.close();
+      await old.stop();
+      next?.child.kill('SIGTERM');
+      await next?.exit;
+      expect(await markedGone(mark, 10_000)).toEqual([]);
+      killMarked(mark);
+    }
+  });
+
+  it.skipIf(!CAN_FIND_MARKED)('SIGTERM to the new engine while it takes over: the old one still answers its call and leaves, the save is kept, and a later start works', { timeout: 120_000 }, async () => {
+    const mark = newMark();
+    const home = homeWithServers(mark);
+    const old = await serve(home);
+    const a = await shimClient(home, 'demo', { name: 'client-a' });
+    try {
+      await waitFor(async () => (await a.listTools()).tools.some((t) => t.name === 'slow__wait'), 30_000, 'slow__wait');
+      const handed = handingOver(old);
+      const inFlight = a.callTool({ name: 'slow__wait', arguments: { ms: 3000 } }, undefined, { timeout: 60_000 });
+      await new Promise((r) => setTimeout(r, 200));
+      const next = takeOver(home, { SWITCHBOARD_TEST_VERSION: '0.2.0' });
+      await handed;
+      expect(cli(home, ['config', 'set', 'profiles.extra', JSON.stringify({ servers: ['basic'] })]).code).toBe(0);
+      next.child.kill('SIGTERM');
+      await next.exit;
+      // The old engine had said yes: it answers what it holds and leaves as agreed.
+      expect(text(await inFlight)).toBe('waited 3000');
+      await waitFor(() => old.child.exitCode !== null, 30_000, 'the old engine to leave');
+      expect(JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')).profiles.extra).toEqual({ servers: ['basic'] });
+      // Nothing of either engine runs now; the home is serviceable: the client's shim starts the next engine.
+      expect(await markedGone(mark, 10_000)).toEqual([]);
+      expect(text(await a.callTool({ name: 'basic__echo', arguments: { text: 'again' } }, undefined, { timeout: 60_000 }))).toBe('again');
+      expect('extra' in status(home).profiles).toBe(true);
+    } finally {
+      await a.close();
+      await old.stop();
+      const { stopEngine } = await import('../../helpers/home.ts');
+      await stopEngine(home);
+      expect(await markedGone(mark, 10_000)).toEqual([]);
+      killMarked(mark);
+    }
+  });
+});
