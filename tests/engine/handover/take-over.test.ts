@@ -2,58 +2,16 @@
 // the one serving it while clients are in the middle of calls, through both shims and over HTTP.
 // Real processes throughout: `serve` as the old engine, `engine --take-over` as the new one, real
 // shims with real MCP clients, fixture servers.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, NATIVE_SHIM_UNAVAILABLE, cleanupHomes, cli, enginePid, fixtureServer, makeHome, shimClient, waitFor, type ShimKind } from '../../helpers/home.ts';
+import { NATIVE_SHIM_UNAVAILABLE, cleanupHomes, cli, enginePid, shimClient, stopEngine, waitFor, type ShimKind } from '../../helpers/home.ts';
 import { modernPost, serve, type Served } from '../../helpers/serve.ts';
 import { CAN_FIND_MARKED, MARK_VAR, killMarked, markedGone, markedProcesses, newMark } from '../../helpers/processes.ts';
+import { alive, handingOver, homeWithServers, status, takeOver, text } from '../../helpers/take-over.ts';
 
 afterAll(cleanupHomes);
-
-const text = (r: unknown) => ((r as { content: { text: string }[] }).content.map((c) => c.text).join('\n'));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** `mark` goes to the servers' env (they get only their configured env), so they can be found. */
-function homeWithServers(mark = newMark()): string {
-  const env = { env: { [MARK_VAR]: mark } };
-  return makeHome({
-    servers: { basic: fixtureServer('basic.mjs', env), slow: fixtureServer('slow.mjs', env) },
-    profiles: { demo: { servers: ['basic', 'slow'] }, code: { servers: ['slow'], surface: 'code' } },
-  });
-}
-
-/** `engine --take-over` on `home`, as the app runs it after an update. */
-function takeOver(home: string, env: Record<string, string> = {}): { child: ChildProcess; exit: Promise<number | null>; stderr: () => string } {
-  const child = spawn(process.execPath, [BIN, 'engine', '--take-over', '--home', home], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
-  let err = '';
-  child.stderr!.on('data', (c) => (err += c));
-  return { child, exit: new Promise((r) => child.on('exit', (code) => r(code))), stderr: () => err };
-}
-
-/** Resolves when the old engine said it hands over (its stderr), with the time it did. */
-function handingOver(old: Served): Promise<number> {
-  return new Promise((resolve) => {
-    let seen = '';
-    old.child.stderr!.on('data', (c) => {
-      seen += c;
-      if (seen.includes('handing this home over')) resolve(Date.now());
-    });
-  });
-}
-
-function status(home: string): { pid: number | null; version: string; profiles: Record<string, unknown> } {
-  return JSON.parse(cli(home, ['status', '--json']).stdout);
-}
 
 /** Calls /api/status over and over (what the UI's page does) until stopped; the failures it saw. */
 function pollUi(s: Served): { stop: () => Promise<string[]> } {
@@ -266,7 +224,6 @@ describe('a stop signal during a take-over', () => {
     } finally {
       await a.close();
       await old.stop();
-      const { stopEngine } = await import('../../helpers/home.ts');
       await stopEngine(home);
       expect(await markedGone(mark, 10_000)).toEqual([]);
       killMarked(mark);
