@@ -14,7 +14,8 @@
 // memory (engine RSS idle and after 1,000 code runs, median of N engines, side by side with the
 // checkout in DIR when given), catalog1000, handles, search, approvals, boot (two shims started
 // together with no engine, known and fresh home, beside a direct server start; bench/boot.ts;
-// --boot-before=DIR measures that checkout in the same rounds).
+// --boot-before=DIR measures that checkout in the same rounds), takeover (the longest pause a
+// client calling back to back sees while an engine takes the home over; bench/take-over.ts).
 // The native shim is built
 // first when cargo is there (scripts/build-native-shim.mjs); the peer gateway is mcp-hub when
 // BENCH_MCP_HUB names its dist/cli.js (npm install --prefix /tmp/peer mcp-hub@4.2.1; it needs
@@ -36,6 +37,7 @@ import { syntheticServers } from './synthetic-catalog.ts';
 import { benchApprovalsSkills } from './approvals-skills.ts';
 import { erasSection } from './eras.ts';
 import { bootSection } from './boot.ts';
+import { takeOverSection } from './take-over.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -738,6 +740,9 @@ async function main() {
 
   // Both protocol generations side by side, in an engine of their own (bench/eras.ts).
   await erasSection((metric, value, unit) => record(metric, value, unit), quick);
+
+  // The engine replaced under a client that keeps calling (bench/take-over.ts).
+  if (want('takeover')) await takeOverSection({ root: ROOT, quick, record });
 
   // A computer's start: shims started together with no engine running (bench/boot.ts), last:
   // it starts and stops many engines.
