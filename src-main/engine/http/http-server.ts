@@ -66,6 +66,14 @@ export class HttpServer {
   #forwardTo: number | undefined;
   /** The piped connections, which must end before this engine's process does. */
   readonly #forwarded = new Set<net.Socket>();
+  /**
+   * Taking a home over: the listeners used until the port is ours (the old engine pipes its new
+   * connections to one). A connection through them is closed after each answer, so the pipe ends
+   * between requests (the old engine waits for its pipes before it exits) and the client's next
+   * request opens a new connection, to the port once it is ours.
+   */
+  readonly #passing = new Set<net.Server>();
+  readonly #closeAfterAnswer = new WeakSet<net.Socket>();
   /** Requests being answered here, long-lived GET streams left out (what a hand-over waits for). */
   #inFlight = 0;
   #draining = false;
@@ -87,7 +95,7 @@ export class HttpServer {
       }
       // A handing-over engine answers what reached it and closes the connection: the client's
       // next request opens a new one, which goes to the next engine.
-      if (this.#draining) res.shouldKeepAlive = false;
+      if (this.#draining || this.#closeAfterAnswer.has(req.socket)) res.shouldKeepAlive = false;
       this.#handle(req, res).catch((err) => {
         if (!res.headersSent) sendJson(res, 500, { error: toErrorData(err) });
         else res.end();
@@ -125,7 +133,10 @@ export class HttpServer {
   }
 
   #listenFront(port: number, host: string): Promise<net.Server> {
-    const front = net.createServer((sock) => this.#connection(sock));
+    const front = net.createServer((sock) => {
+      if (this.#passing.has(front)) this.#closeAfterAnswer.add(sock);
+      this.#connection(sock);
+    });
     return new Promise<net.Server>((resolve, reject) => {
       front.once('error', reject);
       front.listen(port, host, () => {
@@ -165,6 +176,7 @@ export class HttpServer {
    * too, and that is the address to give (it stays the UI's and the HTTP clients').
    */
   acceptPort(port: number, host = '127.0.0.1'): void {
+    for (const f of this.#fronts) this.#passing.add(f);
     this.#ports.add(port);
     this.#url = `http://${host}:${port}`;
   }

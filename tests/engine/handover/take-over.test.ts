@@ -9,18 +9,24 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NATIVE_SHIM_UNAVAILABLE, cleanupHomes, cli, enginePid, shimClient, stopEngine, waitFor, type ShimKind } from '../../helpers/home.ts';
 import { modernPost, serve, type Served } from '../../helpers/serve.ts';
 import { CAN_FIND_MARKED, MARK_VAR, killMarked, markedGone, markedProcesses, newMark } from '../../helpers/processes.ts';
+import { retryUnreachable } from '../../../src-renderer/lib/api-retry.ts';
 import { alive, handingOver, homeWithServers, status, takeOver, text } from '../../helpers/take-over.ts';
 
 afterAll(cleanupHomes);
 
-/** Calls /api/status over and over (what the UI's page does) until stopped; the failures it saw. */
+/**
+ * Calls /api/status over and over as the UI's page does (a read the engine cannot be reached for
+ * is tried again, src-renderer/lib/api-retry.ts) until stopped; the failures it saw.
+ */
 function pollUi(s: Served): { stop: () => Promise<string[]> } {
   const failures: string[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
       try {
-        const r = await fetch(`${s.url}/api/status`, { method: 'POST', headers: { Authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: '{}' });
+        const r = await retryUnreachable(() =>
+          fetch(`${s.url}/api/status`, { method: 'POST', headers: { Authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: '{}' }),
+        );
         if (!r.ok) failures.push(`HTTP ${r.status}`);
         await r.text();
       } catch (err) {
@@ -37,6 +43,12 @@ function pollUi(s: Served): { stop: () => Promise<string[]> } {
     },
   };
 }
+
+/**
+ * The calls in flight, in ms: a slow tool, long enough to still run when the new engine (a
+ * second or two to start on a loaded machine) asks; the code run's budget (30 s) covers it.
+ */
+const CALL_MS = 6000;
 
 const SHIMS: { kind: ShimKind; skip?: string }[] = [{ kind: 'node' }, { kind: 'native', skip: NATIVE_SHIM_UNAVAILABLE }];
 
@@ -65,9 +77,9 @@ describe.each(SHIMS)('take-over through the $kind shim', ({ kind, skip }) => {
         const finish =
           (what: string) =>
           <T,>(v: T): T => ((done[what] = Date.now()), v);
-        const toolCall = a.callTool({ name: 'slow__wait', arguments: { ms: 3000 } }, undefined, { timeout: 60_000 }).then(finish('tool'));
-        const codeRun = b.callTool({ name: 'execute', arguments: { code: 'const r = await slow.wait({ ms: 3000 }); return { ran: r }' } }, undefined, { timeout: 60_000 }).then(finish('code'));
-        const httpCall = modernPost(old, 'demo', 'tools/call', { name: 'slow__wait', arguments: { ms: 3000 } }, { name: 'slow__wait', clientName: 'http-client' }).then(finish('http'));
+        const toolCall = a.callTool({ name: 'slow__wait', arguments: { ms: CALL_MS } }, undefined, { timeout: 60_000 }).then(finish('tool'));
+        const codeRun = b.callTool({ name: 'execute', arguments: { code: `const r = await slow.wait({ ms: ${CALL_MS} }); return { ran: r }` } }, undefined, { timeout: 60_000 }).then(finish('code'));
+        const httpCall = modernPost(old, 'demo', 'tools/call', { name: 'slow__wait', arguments: { ms: CALL_MS } }, { name: 'slow__wait', clientName: 'http-client' }).then(finish('http'));
         const ui = pollUi(old);
         await new Promise((r) => setTimeout(r, 200));
         next = takeOver(home, { SWITCHBOARD_TEST_VERSION: '0.2.0', [MARK_VAR]: mark });
@@ -79,15 +91,15 @@ describe.each(SHIMS)('take-over through the $kind shim', ({ kind, skip }) => {
         const httpLate = await modernPost(old, 'demo', 'tools/list', {}, { clientName: 'http-client' });
 
         const [tool, code, http] = await Promise.all([toolCall, codeRun, httpCall]);
-        expect(text(tool)).toBe('waited 3000');
+        expect(text(tool)).toBe(`waited ${CALL_MS}`);
         expect((tool as { isError?: boolean }).isError).toBeFalsy();
-        expect(text(code)).toContain('"ran": "waited 3000"');
+        expect(text(code)).toContain(`"ran": "waited ${CALL_MS}"`);
         expect((code as { isError?: boolean }).isError).toBeFalsy();
         expect(http.status).toBe(200);
-        expect(JSON.stringify(http.json().result)).toContain('waited 3000');
+        expect(JSON.stringify(http.json().result)).toContain(`waited ${CALL_MS}`);
         // They really were in flight when the old engine began handing over.
         for (const what of ['tool', 'code', 'http']) expect(done[what]!).toBeGreaterThan(handedAt);
-        expect(handedAt - t0).toBeLessThan(3000);
+        expect(handedAt - t0).toBeLessThan(CALL_MS);
         expect(text(late)).toBe('late');
         expect(httpLate.status).toBe(200);
 
