@@ -229,8 +229,12 @@ describe('a stop signal during a take-over', () => {
       expect(text(await inFlight)).toBe('waited 3000');
       await waitFor(() => old.child.exitCode !== null, 30_000, 'the old engine to leave');
       expect(JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')).profiles.extra).toEqual({ servers: ['basic'] });
-      // Nothing of either engine runs now; the home is serviceable: the client's shim starts the next engine.
-      expect(await markedGone(mark, 10_000)).toEqual([]);
+      // Neither engine left a server behind: each runs at most once (the client's shim may have
+      // started the next engine already, with servers of its own). The home is serviceable.
+      for (const script of ['slow.mjs', 'basic.mjs']) {
+        const running = markedProcesses(mark).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(script));
+        expect(running.length).toBeLessThanOrEqual(1);
+      }
       expect(text(await a.callTool({ name: 'basic__echo', arguments: { text: 'again' } }, undefined, { timeout: 60_000 }))).toBe('again');
       expect('extra' in status(home).profiles).toBe(true);
     } finally {
