@@ -133,6 +133,12 @@ export async function runShim(argv) {
    * @type {Set<OldConnection>}
    */
   const olds = new Set();
+  /**
+   * The current connection's engine requests (sampling, elicitation, roots) the client has not
+   * answered: when that engine hands over, the client's answers to them still go to it.
+   * @type {Set<string> | undefined}
+   */
+  let currentRequests;
   /** Set when the engine said it hands the home over, until the next connection's hello. @type {{ lists: Record<string, string> } | undefined} */
   let moved;
   /** The client's lines while an old connection is open: each goes to the engine it is for. */
@@ -155,6 +161,9 @@ export async function runShim(argv) {
       if (msg && typeof msg === 'object' && 'id' in msg && 'method' in msg) {
         inflight.add(JSON.stringify(msg.id));
         if (msg.method === 'initialize') initParams = msg.params;
+      } else if (msg && typeof msg === 'object' && 'id' in msg) {
+        // The client answered a request of the current engine's.
+        currentRequests?.delete(JSON.stringify(msg.id));
       } else if (msg?.method === 'notifications/cancelled') {
         // An engine does not answer a cancelled request: it is in flight no more.
         inflight.delete(JSON.stringify(msg.params?.requestId));
@@ -369,13 +378,15 @@ export async function runShim(argv) {
     if (stdinEnded) s.end();
     /** Set once this engine said it hands the home over. @type {OldConnection | undefined} */
     let old;
+    /** This engine's requests the client has not answered. @type {Set<string>} */
+    const requests = new Set();
+    currentRequests = requests;
     const answers = new EngineAnswers({
       onAnswer: (id) => {
         inflight.delete(id);
         if (old?.inflight.delete(id)) leaveIfDone(old);
       },
-      // Only an old connection's requests need telling apart: the client's answers to them go back there.
-      onRequest: (id) => old?.requests.add(id),
+      onRequest: (id) => requests.add(id),
     });
     const notices = new NoticeCutter({
       onNotice: (params) => {
@@ -385,9 +396,11 @@ export async function runShim(argv) {
         moved = { lists };
         // Everything in flight now was sent here (an older connection's requests are its own).
         const mine = [...inflight].filter((id) => ![...olds].some((o) => o.inflight.has(id)));
-        old = { sock: s, inflight: new Set(mine), requests: new Set() };
+        old = { sock: s, inflight: new Set(mine), requests };
         olds.add(old);
         sock = null;
+        // The client's answers from now on are routed by the old connections' sets (routeClientLine).
+        currentRequests = undefined;
         void attach(true);
         leaveIfDone(old);
       },

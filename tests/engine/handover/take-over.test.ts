@@ -4,7 +4,7 @@
 // shims with real MCP clients, fixture servers.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NATIVE_SHIM_UNAVAILABLE, cleanupHomes, cli, enginePid, shimClient, stopEngine, waitFor, type ShimKind } from '../../helpers/home.ts';
 import { modernPost, serve, type Served } from '../../helpers/serve.ts';
@@ -141,6 +141,41 @@ describe.each(SHIMS)('take-over through the $kind shim', ({ kind, skip }) => {
       }
     },
   );
+});
+
+describe.each(SHIMS)('a server asking the client during a take-over, through the $kind shim', ({ kind, skip }) => {
+  it.skipIf(skip !== undefined)('the client answers the engine that asked, and the call in flight is answered', { timeout: 90_000 }, async () => {
+    const home = homeWithServers();
+    const old = await serve(home);
+    // Answers sampling only once the take-over is under way: the answer must go to the old engine.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const a = await shimClient(home, 'demo', { shim: kind, name: 'asked', capabilities: { sampling: {} } });
+    a.setRequestHandler(CreateMessageRequestSchema, async () => {
+      await released;
+      return { role: 'assistant', content: { type: 'text', text: 'hi from the client' }, model: 'test' };
+    });
+    let next: ReturnType<typeof takeOver> | undefined;
+    try {
+      await waitFor(async () => (await a.listTools()).tools.some((t) => t.name === 'basic__sample'), 30_000, 'basic__sample');
+      const handed = handingOver(old);
+      const call = a.callTool({ name: 'basic__sample', arguments: {} }, undefined, { timeout: 60_000 });
+      await new Promise((r) => setTimeout(r, 300));
+      next = takeOver(home, { SWITCHBOARD_TEST_VERSION: '0.2.0' });
+      await handed;
+      await new Promise((r) => setTimeout(r, 500));
+      release();
+      const r = await call;
+      expect(text(r)).toBe('hi from the client');
+      await waitFor(() => old.child.exitCode !== null, 30_000, 'the old engine to leave');
+      expect(text(await a.callTool({ name: 'basic__echo', arguments: { text: 'then' } }))).toBe('then');
+    } finally {
+      await a.close();
+      await old.stop();
+      next?.child.kill('SIGTERM');
+      await next?.exit;
+    }
+  });
 });
 
 describe('take-over refused', () => {
