@@ -16,7 +16,8 @@
 // together with no engine, known and fresh home, beside a direct server start; bench/boot.ts;
 // --boot-before=DIR measures that checkout in the same rounds), codecalls (ten calls from code
 // against ten direct calls, on an engine of its own; bench/code-calls.ts; --code-before=DIR
-// measures that checkout in the same rounds).
+// measures that checkout in the same rounds), takeover (the longest pause a
+// client calling back to back sees while an engine takes the home over; bench/take-over.ts).
 // The native shim is built
 // first when cargo is there (scripts/build-native-shim.mjs); the peer gateway is mcp-hub when
 // BENCH_MCP_HUB names its dist/cli.js (npm install --prefix /tmp/peer mcp-hub@4.2.1; it needs
@@ -40,6 +41,7 @@ import { erasSection } from './eras.ts';
 import { bootSection } from './boot.ts';
 import { codeCallsSection } from './code-calls.ts';
 import { threadsCpuNs } from './thread-cpu.ts';
+import { takeOverSection } from './take-over.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/switchboard.mjs');
@@ -741,6 +743,9 @@ async function main() {
 
   // Both protocol generations side by side, in an engine of their own (bench/eras.ts).
   if (want('eras')) await erasSection((metric, value, unit) => record(metric, value, unit), quick);
+
+  // The engine replaced under a client that keeps calling (bench/take-over.ts).
+  if (want('takeover')) await takeOverSection({ root: ROOT, quick, record });
 
   // A computer's start: shims started together with no engine running (bench/boot.ts), last:
   // it starts and stops many engines.

@@ -108,11 +108,20 @@ export const SOCKET_HELLO = z.discriminatedUnion('kind', [
     v: z.literal(1),
     // `boot`: the shim answered the client's first lists itself (from the last engine's boot
     // answer), with these digests; a list that differs now is announced to the client.
-    resume: z.object({ initialize: z.unknown(), boot: BOOT_DIGESTS.optional().catch(undefined) }).optional(),
+    // `moved`: the last engine handed the home over (take-over); `boot` are the lists the client holds.
+    resume: z.object({ initialize: z.unknown(), boot: BOOT_DIGESTS.optional().catch(undefined), moved: z.boolean().optional().catch(undefined) }).optional(),
     // A client id that is none (hand-edited entry) is dropped, not a refused connection.
     client: z.string().regex(CONNECTOR_ID_RE).optional().catch(undefined),
   }),
   z.object({ kind: z.literal('control'), v: z.literal(1) }),
+  z.object({
+    kind: z.literal('takeover'),
+    v: z.literal(1),
+    version: text,
+    pid: z.number().int().positive(),
+    socket: text,
+    httpPort: z.number().int().min(1).max(65535).nullable(),
+  }),
 ]) satisfies z.ZodType<SocketHello>;
 
 /** The hello, or undefined when the line is not one. */

@@ -34,7 +34,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 
 export const USAGE = `Usage: switchboard <command> [--home DIR]
 
-  serve [--port N]                 run the engine and serve the UI on 127.0.0.1
+  serve [--port N] [--take-over]   run the engine and serve the UI on 127.0.0.1 (--take-over: from the engine running, see engine)
+  engine [--take-over]             run the engine in the background (--take-over: the running engine hands the home over, as after an update)
   shim --profile P                 stdio MCP server for one client (used in client configs)
   exec --profile P [FILE|-]        run code as the profile's execute tool would
   status [--json]                  engine, servers and profiles

@@ -49,6 +49,16 @@ export function writeEngineInfo(file: string, info: EngineInfo): void {
   writeFileAtomicSync(file, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
 }
 
+/** engine.json as the running engine wrote it, or undefined (none, or unreadable). */
+export function readEngineInfo(file: string): EngineInfo | undefined {
+  try {
+    const info = JSON.parse(readHomeFileSync(file).toString('utf8')) as EngineInfo;
+    return info && typeof info === 'object' && typeof info.pid === 'number' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function removeEngineInfo(file: string): void {
   try {
     unlinkSync(file);

@@ -1,13 +1,16 @@
 // The engine: owns every piece of state of one home and wires them together, in dependency
 // order, each part given what it needs when it is made. What each part does lives in its file.
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusReport } from '../../src-shared/api.ts';
 import { SwitchboardError } from '../../src-shared/errors.ts';
 import { ConfigStore } from './config/store.ts';
 import { defaultConfig } from './config/default-config.ts';
-import { acquireEngineLock, readOrCreateToken, removeEngineInfo, writeEngineInfo } from './engine-files.ts';
+import { acquireEngineLock, EngineRunningError, readEngineInfo, readOrCreateToken, removeEngineInfo, writeEngineInfo } from './engine-files.ts';
+import { HandOver } from './handover/hand-over.ts';
+import { askToHandOver } from './handover/take-over.ts';
 import { Supervisor } from './upstream/supervisor.ts';
 import { AuditLog } from './records/audit-log.ts';
 import { RunStore } from './records/run-store.ts';
@@ -34,7 +37,14 @@ import { statusReport } from './status-report.ts';
 import { bundleUpkeep } from './catalog/bundle-store.ts';
 
 const require = createRequire(import.meta.url);
-export const VERSION: string = (require(path.join(APP_ROOT, 'package.json')) as { version: string }).version;
+/**
+ * The app's version. SWITCHBOARD_TEST_VERSION replaces it, for tests only (an older or newer
+ * engine taking over, tests/engine/handover/); nothing else reads it.
+ */
+export const VERSION: string = process.env.SWITCHBOARD_TEST_VERSION || (require(path.join(APP_ROOT, 'package.json')) as { version: string }).version;
+
+/** How long a take-over waits for the old engine's lock once it said yes, in ms: its drain (2 min) and its stop. */
+const TAKE_OVER_LOCK_WAIT_MS = 150_000;
 
 /** The port `serve` tries first; the next free one is taken when it is busy. */
 export const DEFAULT_PORT = 47_821;
@@ -46,6 +56,14 @@ export interface EngineOptions {
   log?: (line: string) => void;
   /** Aborting it stops a start under way: what the start made is stopped and start() throws. */
   signal?: AbortSignal;
+  /**
+   * When an engine serves the home, ask it to hand the home over instead of failing (`engine
+   * --take-over`): start() resolves once this engine serves the home alone. With none running it
+   * is an ordinary start. Throws TakeOverRefusedError when the running engine is newer.
+   */
+  takeOver?: boolean;
+  /** Called once this engine has handed its home over to another and stopped: its process should exit. */
+  onHandedOver?: () => void;
 }
 
 export class Engine implements ControlEngine {
@@ -70,10 +88,22 @@ export class Engine implements ControlEngine {
   readonly control: ControlHandler;
   readonly socket: SocketServer;
   readonly http: HttpServer | null;
+  readonly handOver: HandOver;
+  readonly version = VERSION;
   #unsubscribe: (() => void)[] = [];
-  #disposed = false;
+  #disposed: Promise<void> | undefined;
 
-  private constructor(readonly paths: HomePaths, readonly token: string, readonly config: ConfigStore, releaseLock: () => void, log: (line: string) => void, serveHttp: boolean) {
+  private constructor(
+    readonly paths: HomePaths,
+    readonly token: string,
+    readonly config: ConfigStore,
+    releaseLock: () => void,
+    log: (line: string) => void,
+    serveHttp: boolean,
+    /** Taking the home over: listen on this socket until the old engine moves it onto the home's, and start no server yet. */
+    takeOverSocket?: string,
+    onHandedOver: () => void = () => {},
+  ) {
     this.#log = log;
     this.#releaseLock = releaseLock;
     this.#losses = new RecordLosses(log);
@@ -100,6 +130,7 @@ export class Engine implements ControlEngine {
       onServerRequest: async (server, request, extra) =>
         (await gateway.serverRequest(server, request as ServerRequest, extra.signal, extra)) as Record<string, unknown>,
       onNotification: (server, notification) => gateway.serverNotification(server, notification as ServerNotification),
+      holdStarts: takeOverSocket !== undefined,
     });
     const runner = new CodeRunner({
       sandbox: this.sandbox, runs: this.runs, log, gateway: () => gateway, results: new ResultHandles(paths.resultsDir),
@@ -121,7 +152,8 @@ export class Engine implements ControlEngine {
     if (process.env.SWITCHBOARD_SDK_PATH === '1') gateway.fastPath = false;
     this.gateway = gateway;
     this.control = new ControlHandler(this, runner);
-    this.socket = new SocketServer(paths.socket, { gateway, control: this.control });
+    this.handOver = new HandOver(this, onHandedOver);
+    this.socket = new SocketServer(takeOverSocket ?? paths.socket, { gateway, control: this.control, takeOver: (hello, sock) => this.handOver.accept(hello, sock) });
     this.http = serveHttp ? new HttpServer({ token, control: this.control, gateway }) : null;
   }
 
@@ -134,7 +166,13 @@ export class Engine implements ControlEngine {
     const paths = homePaths(opts.home);
     ensureHome(paths);
     const log = opts.log ?? (() => {});
-    const releaseLock = acquireEngineLock(paths.lock);
+    let releaseLock: () => void;
+    try {
+      releaseLock = acquireEngineLock(paths.lock);
+    } catch (err) {
+      if (!(opts.takeOver && err instanceof EngineRunningError)) throw err;
+      return Engine.#takeOver(paths, opts, log, stopped);
+    }
     let engine: Engine | undefined;
     try {
       const token = readOrCreateToken(paths.token);
@@ -144,7 +182,7 @@ export class Engine implements ControlEngine {
         return defaultConfig({ home: paths.home, nodePath: process.execPath });
       };
       const config = await ConfigStore.open({ file: paths.config, stateDir: paths.home, createDefault, log });
-      engine = new Engine(paths, token, config, releaseLock, log, opts.port !== null);
+      engine = new Engine(paths, token, config, releaseLock, log, opts.port !== null, undefined, opts.onHandedOver);
       stopped();
       // The demo's servers are known: their shipped catalogs answer the first lists while they start.
       if (firstRun) await seedDemoCatalogs(engine.pins, config.config.servers);
@@ -158,9 +196,91 @@ export class Engine implements ControlEngine {
     }
   }
 
+  /**
+   * Takes the home over from the engine serving it (docs/updates.md): made and listening on a
+   * socket and port of its own first, then asks; once the old engine said yes, new shim
+   * connections reach this one (the socket was moved) and new HTTP connections are piped here.
+   * It binds the port the moment the old one frees it, and starts its servers only once the old
+   * one has stopped its own and released the lock: a server never runs twice at once.
+   */
+  static async #takeOver(paths: HomePaths, opts: EngineOptions, log: (line: string) => void, stopped: () => void): Promise<Engine> {
+    const lock = { release: () => {} };
+    let engine: Engine | undefined;
+    try {
+      const token = readOrCreateToken(paths.token);
+      const config = await ConfigStore.open({ file: paths.config, stateDir: paths.home, log });
+      // Beside the home's socket (same owner-only folder), short so that it fits wherever that one does.
+      const ownSocket = path.join(path.dirname(paths.socket), `t${process.pid.toString(36)}.s`);
+      engine = new Engine(paths, token, config, () => lock.release(), log, opts.port !== null, ownSocket, opts.onHandedOver);
+      stopped();
+      await engine.#prepare();
+      stopped();
+      const oldInfo = readEngineInfo(paths.engineInfo);
+      const oldPort = oldInfo?.http ? Number(new URL(oldInfo.http.url).port) : undefined;
+      const http = engine.http;
+      if (http) {
+        await http.listen({ port: 0, fallbackToNext: false });
+        if (oldPort) http.acceptPort(oldPort);
+      }
+      await engine.socket.listen();
+      stopped();
+      const talk = await askToHandOver(paths.socket, { version: VERSION, pid: process.pid, socket: ownSocket, httpPort: http?.port ?? null });
+      engine.socket.adoptPath(paths.socket);
+      log(`taking this home over from engine ${talk.from.pid} (${talk.from.version})`);
+      // It answers the socket from now on (status included), at the old engine's address.
+      engine.#announce(true);
+      const aborted = new Promise<void>((r) => opts.signal?.addEventListener('abort', () => r(), { once: true }));
+      await Promise.race([talk.httpReleased, aborted]);
+      stopped();
+      // The old engine's port whatever --port says: HTTP clients and the UI's page hold that address.
+      if (http) await http.takePort(oldPort ?? opts.port ?? DEFAULT_PORT);
+      // The old engine releases the lock once its servers are stopped (or it died: the lock is reclaimed).
+      const until = Date.now() + TAKE_OVER_LOCK_WAIT_MS;
+      for (;;) {
+        stopped();
+        try {
+          lock.release = acquireEngineLock(paths.lock);
+          break;
+        } catch (err) {
+          if (!(err instanceof EngineRunningError) || Date.now() > until) throw err;
+          await sleep(20);
+        }
+      }
+      talk.close();
+      // Saves made on the old engine after this one read config.json.
+      await config.reload();
+      engine.supervisor.startHeld();
+      stopped();
+      engine.#announce();
+      log(`took this home over from engine ${talk.from.pid}`);
+      return engine;
+    } catch (err) {
+      if (engine) await engine.dispose().catch(() => {});
+      else lock.release();
+      throw err;
+    }
+  }
+
   async #serve(port: number | null | undefined, stopped: () => void): Promise<void> {
-    await this.learned.load();
+    await this.#prepare();
     stopped();
+    await this.http?.listen({ port: port ?? DEFAULT_PORT, fallbackToNext: port === undefined });
+    stopped();
+    await this.socket.listen();
+    stopped();
+    this.#announce();
+  }
+
+  /** engine.json: this engine serves the home (`takingOver`: its socket already, its port soon). */
+  #announce(takingOver = false): void {
+    const http = this.http ? { url: this.http.url } : null;
+    writeEngineInfo(this.paths.engineInfo, { pid: process.pid, socket: this.paths.socket, http, version: VERSION, startedAt: this.startedAt });
+    if (!takingOver) this.#log(`engine ${process.pid} serving ${this.paths.home}`);
+  }
+
+  /** Loads what the engine keeps and applies the config (servers start, unless held for a take-over). */
+  async #prepare(): Promise<void> {
+    await this.learned.load();
     const apply = () => {
       const cfg = this.config.config;
       // The sandbox's worker starts once the servers have (a code run waits for them anyway):
@@ -180,13 +300,10 @@ export class Engine implements ControlEngine {
     recordCatalogs(this.supervisor, this.pins, (name) => this.#upstream.tools(name), (name, toolsChanged) => this.gateway.catalogChanged(name, toolsChanged));
     apply();
     this.#unsubscribe.push(this.config.onChange(apply), this.skills.onChange(() => this.gateway.skillsChanged()));
-    await this.http?.listen({ port: port ?? DEFAULT_PORT, fallbackToNext: port === undefined });
-    stopped();
-    await this.socket.listen();
-    stopped();
-    const http = this.http ? { url: this.http.url } : null;
-    writeEngineInfo(this.paths.engineInfo, { pid: process.pid, socket: this.paths.socket, http, version: VERSION, startedAt: this.startedAt });
-    this.#log(`engine ${process.pid} serving ${this.paths.home}`);
+  }
+
+  log(line: string): void {
+    this.#log(line);
   }
 
   status(): StatusReport {
@@ -208,9 +325,13 @@ export class Engine implements ControlEngine {
     return approved;
   }
 
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
-    this.#disposed = true;
+  /** Stops everything; a second call waits for the first. */
+  dispose(): Promise<void> {
+    this.#disposed ??= this.#dispose();
+    return this.#disposed;
+  }
+
+  async #dispose(): Promise<void> {
     for (const u of this.#unsubscribe) u();
     this.approvals.dispose();
     await this.control.dispose();
@@ -221,10 +342,13 @@ export class Engine implements ControlEngine {
     await this.sandbox.dispose();
     await this.learned.flush();
     await this.supervisor.dispose();
+    // A save under way is finished before the lock goes (an engine taking over reads it next).
+    await this.config.settled();
     this.config.dispose();
     this.audit.dispose();
     this.runs.dispose();
-    removeEngineInfo(this.paths.engineInfo);
+    // Handed over: engine.json is the next engine's to write.
+    if (!this.handOver.started) removeEngineInfo(this.paths.engineInfo);
     this.#releaseLock();
   }
 }

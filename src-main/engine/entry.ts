@@ -7,6 +7,7 @@ import { toErrorData } from '../../src-shared/errors.ts';
 import { Engine } from './engine.ts';
 import { EngineRunningError } from './engine-files.ts';
 import { resolveHome } from './home.ts';
+import { TakeOverRefusedError } from './handover/take-over.ts';
 import { stopSignal } from './stop-signals.mjs';
 
 interface ParentPort {
@@ -28,11 +29,19 @@ async function start(): Promise<void> {
   // A start under way stops itself (Engine.start throws); a started engine is stopped here.
   stop.addEventListener('abort', () => void engine?.dispose().finally(() => process.exit(0)), { once: true });
   try {
-    engine = await Engine.start({ home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`), signal: stop });
+    engine = await Engine.start({
+      home, log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`), signal: stop,
+      // After an update the app starts its engine with --take-over (docs/updates.md).
+      takeOver: process.argv.includes('--take-over'),
+      // Handed over to the next engine (it serves the home now): nothing of this one is left to stop.
+      onHandedOver: () => process.exit(0),
+    });
   } catch (err) {
     if (stop.aborted) process.exit(0);
-    port?.postMessage({ type: 'fatal', error: toErrorData(err), running: err instanceof EngineRunningError });
-    process.exit(err instanceof EngineRunningError ? 3 : 1);
+    // A take-over refused (the running engine is newer) ends as a home found busy does.
+    const running = err instanceof EngineRunningError || err instanceof TakeOverRefusedError;
+    port?.postMessage({ type: 'fatal', error: toErrorData(err), running });
+    process.exit(running ? 3 : 1);
   }
   const started = engine;
   // Stopped after the start's last check: the signal found no engine to stop yet.

@@ -49,9 +49,13 @@ function freshLine() {
 }
 
 export class EngineAnswers {
-  /** @param {{ onAnswer: (id: string) => void }} opts */
+  /**
+   * @param {{ onAnswer: (id: string) => void, onRequest?: (id: string) => void }} opts
+   * `onRequest`: an engine line that is a request (a server asking the client, e.g. sampling), by id.
+   */
   constructor(opts) {
     /** @private */ this.onAnswer = opts.onAnswer;
+    /** @private */ this.onRequest = opts.onRequest;
     /** @private */ this.l = freshLine();
   }
 
@@ -79,6 +83,9 @@ export class EngineAnswers {
     if (l.opened && !l.bad && l.depth === 0 && l.hasAnswer && !l.hasMethod) {
       const m = ID_AT_HEAD.exec(Buffer.concat(l.head).toString('utf8'));
       if (m) this.onAnswer(/** @type {string} */ (m[1]));
+    } else if (this.onRequest && l.opened && !l.bad && l.depth === 0 && l.hasMethod && !l.hasAnswer) {
+      const m = ID_AT_HEAD.exec(Buffer.concat(l.head).toString('utf8'));
+      if (m) this.onRequest(/** @type {string} */ (m[1]));
     }
     this.reset();
   }

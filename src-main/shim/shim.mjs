@@ -7,6 +7,12 @@
 // `initialize` (replayed on reconnect so the new engine knows the client) and the ids of
 // requests still in flight (answered with an error when the engine dies). Which engine lines
 // answer one is decided by their structure as they stream through (engine-answers.mjs).
+//
+// When the engine hands its home over to a new one (docs/updates.md), it says so on the
+// connection (engine-notice.mjs): the shim resumes the session on a new connection, which the
+// client's new requests go to, and leaves the old one open until it has answered the requests
+// sent to it (and the client has answered that engine's own requests); the two connections'
+// lines reach the client whole (stdout-mux.mjs).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
@@ -16,7 +22,9 @@ import path from 'node:path';
 import { answerFromBoot, clientNameOf, initializeFromBoot, readBootAnswer } from './boot-answer.mjs';
 import { claimEngineStart, engineCommand, engineEnv } from './engine-launch.mjs';
 import { EngineAnswers } from './engine-answers.mjs';
+import { NoticeCutter } from './engine-notice.mjs';
 import { LineSplitter } from './line-splitter.mjs';
+import { StdoutMux } from './stdout-mux.mjs';
 
 /** How long to wait for an engine that restarts by itself before starting one, in ms. */
 const SELF_RESTART_GRACE_MS = 2500;
@@ -117,7 +125,24 @@ export async function runShim(argv) {
   // Client lines are inspected whole; one over MAX_INSPECT_BYTES is relayed unread. Engine lines
   // are scanned as they stream, whatever their size, so a huge answer leaves the in-flight set too.
   const clientLines = new LineSplitter({ maxLineBytes: MAX_INSPECT_BYTES, onLine: (l) => inspectClientLine(l) });
-  const engineLines = new EngineAnswers({ onAnswer: (id) => inflight.delete(id) });
+  const out = new StdoutMux(process.stdout);
+  /**
+   * Connections to an engine that handed the home over, open while they owe answers: the ids of
+   * the client's requests sent there, and of that engine's requests the client has not answered.
+   * @typedef {{ sock: net.Socket, inflight: Set<string>, requests: Set<string> }} OldConnection
+   * @type {Set<OldConnection>}
+   */
+  const olds = new Set();
+  /**
+   * The current connection's engine requests (sampling, elicitation, roots) the client has not
+   * answered: when that engine hands over, the client's answers to them still go to it.
+   * @type {Set<string> | undefined}
+   */
+  let currentRequests;
+  /** Set when the engine said it hands the home over, until the next connection's hello. @type {{ lists: Record<string, string> } | undefined} */
+  let moved;
+  /** The client's lines while an old connection is open: each goes to the engine it is for. */
+  const routedLines = new LineSplitter({ maxLineBytes: Infinity, onLine: (l) => routeClientLine(l) });
   /** Early lines not looked at yet (the first connect has not said whether an engine runs). @type {Buffer[]} */
   let fresh = [];
   const earlyLines = new LineSplitter({ maxLineBytes: Infinity, onLine: (l) => fresh.push(l) });
@@ -136,6 +161,12 @@ export async function runShim(argv) {
       if (msg && typeof msg === 'object' && 'id' in msg && 'method' in msg) {
         inflight.add(JSON.stringify(msg.id));
         if (msg.method === 'initialize') initParams = msg.params;
+      } else if (msg && typeof msg === 'object' && 'id' in msg) {
+        // The client answered a request of the current engine's.
+        currentRequests?.delete(JSON.stringify(msg.id));
+      } else if (msg?.method === 'notifications/cancelled') {
+        // An engine does not answer a cancelled request: it is in flight no more.
+        inflight.delete(JSON.stringify(msg.params?.requestId));
       }
     } catch {
       // Not JSON: the engine answers it with a parse error.
@@ -185,18 +216,60 @@ export async function runShim(argv) {
     return true;
   }
 
+  /** @param {Buffer} chunk */
+  function toEngine(chunk) {
+    if (sock && !sock.destroyed && sock.readyState === 'open') sock.write(chunk);
+    else queue.push(chunk);
+  }
+
+  /**
+   * A client line while an old connection is open: an answer to that engine's request, or the
+   * cancellation of a request sent there, goes there; everything else to the current engine.
+   * @param {Buffer} line
+   */
+  function routeClientLine(line) {
+    /** @type {OldConnection | undefined} */
+    let to;
+    if (line.length <= MAX_INSPECT_BYTES) {
+      try {
+        const msg = JSON.parse(line.toString('utf8'));
+        if (msg && typeof msg === 'object') {
+          if ('id' in msg && !('method' in msg)) {
+            const id = JSON.stringify(msg.id);
+            for (const o of olds) if (o.requests.delete(id)) to = o;
+          } else if (msg.method === 'notifications/cancelled') {
+            const id = JSON.stringify(msg.params?.requestId);
+            for (const o of olds) if (o.inflight.delete(id)) to = o;
+          }
+        }
+      } catch {
+        // Not JSON: the current engine answers it.
+      }
+    }
+    const bytes = Buffer.concat([line, Buffer.from('\n')]);
+    if (to) {
+      to.sock.write(bytes);
+      leaveIfDone(to);
+    } else toEngine(bytes);
+  }
+
+  /** An old connection that owes nothing more is ended. @param {OldConnection} o */
+  function leaveIfDone(o) {
+    if (o.inflight.size === 0 && o.requests.size === 0 && !o.sock.writableEnded) o.sock.end();
+  }
+
   process.stdin.on('data', (chunk) => {
     clientLines.push(chunk);
     if (!attachedOnce) {
       earlyLines.push(chunk);
       answerEarly();
-    } else if (sock && !sock.destroyed && sock.readyState === 'open') sock.write(chunk);
-    else queue.push(chunk);
+    } else if (olds.size > 0) routedLines.push(chunk);
+    else toEngine(chunk);
   });
   process.stdin.on('end', () => {
     stdinEnded = true;
     if (sock) sock.end();
-    else process.exit(0);
+    else if (olds.size === 0) process.exit(0);
   });
 
   function startEngine() {
@@ -282,9 +355,11 @@ export async function runShim(argv) {
     releaseClaim = undefined;
     // A client whose initialize a boot answer took is handed over as a resumed one.
     const handover = resume || boot !== undefined;
+    const resumed = moved ? { moved: true, boot: moved.lists } : boot && !attachedOnce ? { boot: bootServed } : {};
+    moved = undefined;
     const hello =
       handover && initParams !== undefined
-        ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams, ...(boot && !attachedOnce ? { boot: bootServed } : {}) }, ...client }
+        ? { kind: 'mcp', profile, v: 1, resume: { initialize: initParams, ...resumed }, ...client }
         : { kind: 'mcp', profile, v: 1, ...client };
     s.write(JSON.stringify(hello) + '\n');
     s.setNoDelay(true);
@@ -301,24 +376,69 @@ export async function runShim(argv) {
     for (const chunk of queue) s.write(chunk);
     queue = [];
     if (stdinEnded) s.end();
+    /** Set once this engine said it hands the home over. @type {OldConnection | undefined} */
+    let old;
+    /** This engine's requests the client has not answered. @type {Set<string>} */
+    const requests = new Set();
+    currentRequests = requests;
+    const answers = new EngineAnswers({
+      onAnswer: (id) => {
+        inflight.delete(id);
+        if (old?.inflight.delete(id)) leaveIfDone(old);
+      },
+      onRequest: (id) => requests.add(id),
+    });
+    const notices = new NoticeCutter({
+      onNotice: (params) => {
+        if (old || sock !== s) return;
+        // The lists the client holds there: the next engine announces only those that differ.
+        const lists = params.lists && typeof params.lists === 'object' ? /** @type {Record<string, string>} */ (params.lists) : {};
+        moved = { lists };
+        // Everything in flight now was sent here (an older connection's requests are its own).
+        const mine = [...inflight].filter((id) => ![...olds].some((o) => o.inflight.has(id)));
+        old = { sock: s, inflight: new Set(mine), requests };
+        olds.add(old);
+        sock = null;
+        // The client's answers from now on are routed by the old connections' sets (routeClientLine).
+        currentRequests = undefined;
+        void attach(true);
+        leaveIfDone(old);
+      },
+    });
     s.on('data', (chunk) => {
-      engineLines.push(chunk);
-      process.stdout.write(chunk);
+      for (const piece of notices.push(chunk)) {
+        answers.push(piece);
+        out.write(s, piece);
+      }
     });
     s.on('close', () => {
+      out.release(s);
+      if (old) {
+        olds.delete(old);
+        // Requests it was left owing (it was stopped before answering) get what an engine's death gives them.
+        for (const id of old.inflight) {
+          inflight.delete(id);
+          out.write(null, Buffer.from(`{"jsonrpc":"2.0","id":${id},"error":${STOPPED_ERROR}}\n`));
+        }
+        if (olds.size === 0) {
+          // Back to relaying bytes: an unfinished line goes on to the current engine.
+          const rest = routedLines.takePending();
+          if (rest.length) toEngine(rest);
+        }
+        if (stdinEnded && !sock && olds.size === 0) process.exit(0);
+        return;
+      }
       sock = null;
       if (stdinEnded) {
-        process.exit(0);
+        if (olds.size === 0) process.exit(0);
         return;
       }
       // The engine went away: answer what it will never answer, then find the next engine.
-      engineLines.reset();
       for (const id of inflight) {
-        process.stdout.write(
-          `{"jsonrpc":"2.0","id":${id},"error":{"code":-32000,"message":"The Switchboard engine stopped during this request; it is restarting. Try again in a few seconds."}}\n`,
-        );
+        if ([...olds].some((o) => o.inflight.has(id))) continue;
+        inflight.delete(id);
+        out.write(null, Buffer.from(`{"jsonrpc":"2.0","id":${id},"error":${STOPPED_ERROR}}\n`));
       }
-      inflight.clear();
       void attach(true);
     });
     s.on('error', () => {});
@@ -326,3 +446,8 @@ export async function runShim(argv) {
 
   await attach(false);
 }
+
+const STOPPED_ERROR = JSON.stringify({
+  code: -32000,
+  message: 'The Switchboard engine stopped during this request; it is restarting. Try again in a few seconds.',
+});

@@ -3,6 +3,7 @@
 import type { ControlClient, ControlMethod, ControlParams, ControlResult } from '../../src-shared/api.ts';
 import type { ErrorData, ErrorCode } from '../../src-shared/errors.ts';
 import type { IpcReply, SwitchboardBridge } from '../../src-shared/ipc.ts';
+import { isReadOnly, retryUnreachable } from './api-retry.ts';
 
 /** A failed call, with the engine's code, sentence and (for invalid-config) problems by path. */
 export class ApiError extends Error {
@@ -34,6 +35,8 @@ export interface HttpClientOptions {
   base: string;
   token: () => string | null;
   fetch?: typeof fetch;
+  /** Waits between retries (tests pass a fast one). Defaults to setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export function createHttpClient(opts: HttpClientOptions): ControlClient {
@@ -49,11 +52,13 @@ export function createHttpClient(opts: HttpClientOptions): ControlClient {
       }
       let res: Response;
       try {
-        res = await doFetch(`${opts.base}/api/${method}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-          body: JSON.stringify(params ?? {}),
-        });
+        const send = () =>
+          doFetch(`${opts.base}/api/${method}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+            body: JSON.stringify(params ?? {}),
+          });
+        res = isReadOnly(method) ? await retryUnreachable(send, opts.sleep) : await send();
       } catch {
         throw new ApiError({
           code: 'engine-unavailable',

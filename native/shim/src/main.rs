@@ -15,11 +15,19 @@
 //!
 //! Two threads: one copies the client's stdin to the socket, the main one copies the socket to
 //! stdout and reconnects. Each blocks in read(), so a message costs one wake-up per direction.
+//!
+//! When the engine hands its home over to a new one (its moving notice, cut from the stream by
+//! notice.rs; docs/updates.md), the shim holds the client's new lines while the old connection
+//! answers the requests sent to it (the client's answers to that engine's own requests still go
+//! there), then resumes the session on the new engine (`resume.moved`, with the digests of the
+//! lists the client holds) and delivers what it held. The Node shim opens the new connection at
+//! once instead; both keep the client's session without an error.
 
 mod boot;
 mod conn;
 mod home_file;
 mod json;
+mod notice;
 mod paths;
 mod sha256;
 
@@ -356,6 +364,13 @@ struct Writer {
     /// The hello's `resume.boot` (the digests of the lists a boot answer served), for every
     /// engine after the first too, as the Node shim sends it.
     boot_served: Option<String>,
+    /// The engine said it hands the home over: the client's lines are held (its answers to that
+    /// engine's requests excepted) until its requests in flight are answered.
+    holding: bool,
+    /// While holding, the client's unfinished line.
+    route: Vec<u8>,
+    /// The lists the client holds (raw JSON digests from the notice), for the next hello.
+    moved_lists: Option<String>,
 }
 
 struct Track {
@@ -575,14 +590,17 @@ fn std_streams() -> (impl Read, impl Write) {
 impl Shim {
     /// The first line to an engine. A client whose initialize a boot answer took is handed over
     /// as a resumed one, with the digests of the lists it was answered.
-    fn hello(&self, resume: bool, boot_served: Option<&str>) -> Vec<u8> {
+    fn hello(&self, resume: bool, boot_served: Option<&str>, moved_lists: Option<&str>) -> Vec<u8> {
         let t = lock(&self.track);
         let profile = json::quote(&self.profile);
         let client = match &self.client {
             Some(c) => format!(",\"client\":{}", json::quote(c)),
             None => String::new(),
         };
-        let boot = boot_served.map(|b| format!(",\"boot\":{b}")).unwrap_or_default();
+        let boot = match moved_lists {
+            Some(l) => format!(",\"moved\":true,\"boot\":{l}"),
+            None => boot_served.map(|b| format!(",\"boot\":{b}")).unwrap_or_default(),
+        };
         let s = match (&t.init_params, resume || boot_served.is_some()) {
             (Some(p), true) => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1{client},\"resume\":{{\"initialize\":{p}{boot}}}}}\n"),
             _ => format!("{{\"kind\":\"mcp\",\"profile\":{profile},\"v\":1{client}}}\n"),
@@ -671,7 +689,8 @@ impl Shim {
         // A write that fails means the engine went away again: the reading half sees it too.
         // Only the first engine is told what the boot answer served: a restarted one follows a
         // client that has since listed from the engine before it.
-        let _ = out.write_all(&self.hello(resume, if resume { None } else { w.boot_served.as_deref() }));
+        let moved = w.moved_lists.take();
+        let _ = out.write_all(&self.hello(resume, if resume { None } else { w.boot_served.as_deref() }, moved.as_deref()));
         // The client's early lines go first; the stream is relayed as bytes from here on.
         if let Some((_, bytes)) = early {
             let _ = out.write_all(&bytes);
@@ -731,6 +750,19 @@ impl Shim {
                 self.reply_early(replies);
                 continue;
             }
+            if w.holding {
+                let w = &mut *w;
+                w.route.extend_from_slice(chunk);
+                while let Some(nl) = w.route.iter().position(|&b| b == b'\n') {
+                    let line: Vec<u8> = w.route.drain(..=nl).collect();
+                    // Only the engine being left can have asked the client something: answers go back to it.
+                    match w.conn.as_mut() {
+                        Some(c) if is_response(&line[..nl]) => drop(c.write_all(&line)),
+                        _ => w.queue.push(line),
+                    }
+                }
+                continue;
+            }
             match w.conn.as_mut() {
                 // Lost if the engine died meanwhile; its id is answered with an error then.
                 Some(c) => drop(c.write_all(chunk)),
@@ -744,7 +776,11 @@ impl Shim {
     fn pump_engine(&self, mut conn: Conn) -> ! {
         let mut out = stdout();
         let mut buf = vec![0u8; 64 * 1024];
+        let mut pass = Vec::with_capacity(64 * 1024);
         let mut lines = EngineLines::new();
+        let mut notices = notice::NoticeCutter::new();
+        // While the engine hands over: the requests it still owes an answer.
+        let mut owed: Option<HashSet<String>> = None;
         loop {
             let n = match conn.read(&mut buf) {
                 Ok(n) => n,
@@ -752,14 +788,45 @@ impl Shim {
                 Err(_) => 0,
             };
             if n > 0 {
-                let chunk = &buf[..n];
-                lines.feed(chunk, |id| {
+                pass.clear();
+                let mut moving: Option<Vec<u8>> = None;
+                notices.feed(&buf[..n], &mut pass, |l| moving = Some(l.to_vec()));
+                lines.feed(&pass, |id| {
                     // The id is ASCII-safe UTF-8 text here: it came from the engine's JSON.
-                    lock(&self.track).inflight.remove(&*String::from_utf8_lossy(id));
+                    let id = String::from_utf8_lossy(id);
+                    lock(&self.track).inflight.remove(&*id);
+                    if let Some(o) = owed.as_mut() {
+                        o.remove(&*id);
+                    }
                 });
-                if out.write_all(chunk).is_err() {
+                if out.write_all(&pass).is_err() {
                     // The client has gone.
                     exit(0);
+                }
+                if let (Some(notice), None) = (moving, &owed) {
+                    let lists = json::members(&notice)
+                        .and_then(|m| m.get("params"))
+                        .and_then(json::members)
+                        .and_then(|m| m.get("lists"))
+                        .map(|l| String::from_utf8_lossy(l).into_owned());
+                    let mut w = lock(&self.writer);
+                    w.holding = true;
+                    w.moved_lists = Some(lists.unwrap_or_else(|| "{}".into()));
+                    owed = Some(lock(&self.track).inflight.clone());
+                }
+                if owed.as_ref().is_some_and(|o| o.is_empty()) {
+                    // Answered all it owed: on to the new engine, with what was held.
+                    owed = None;
+                    {
+                        let mut w = lock(&self.writer);
+                        if let Some(c) = w.conn.take() {
+                            c.close();
+                        }
+                        Self::release_held(&mut w);
+                    }
+                    lines.reset();
+                    notices = notice::NoticeCutter::new();
+                    conn = self.attach(true);
                 }
                 continue;
             }
@@ -777,7 +844,16 @@ impl Shim {
                     msg.push(b'\n');
                 }
                 lines.reset();
-                for id in lock(&self.track).inflight.drain() {
+                notices = notice::NoticeCutter::new();
+                let mut t = lock(&self.track);
+                // Handing over, it owed only these: the lines held since were never sent to it.
+                let lost: Vec<String> = match owed.take() {
+                    Some(o) => o.into_iter().filter(|id| t.inflight.remove(id)).collect(),
+                    None => t.inflight.drain().collect(),
+                };
+                drop(t);
+                Self::release_held(&mut w);
+                for id in lost {
                     msg.extend_from_slice(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":-32000,\"message\":\"{ENGINE_STOPPED}\"}}}}\n").as_bytes());
                 }
             }
@@ -787,6 +863,20 @@ impl Shim {
             conn = self.attach(true);
         }
     }
+
+    /// Stops holding the client's lines: they wait in the queue for the next engine.
+    fn release_held(w: &mut Writer) {
+        w.holding = false;
+        let rest = std::mem::take(&mut w.route);
+        if !rest.is_empty() {
+            w.queue.push(rest);
+        }
+    }
+}
+
+/// Whether a client line is a response (a top-level result or error, no method).
+fn is_response(line: &[u8]) -> bool {
+    json::members(line).is_some_and(|m| m.get("method").is_none() && (m.get("result").is_some() || m.get("error").is_some()))
 }
 
 /// A connector's client id, as src-shared/client-limits.ts CONNECTOR_ID_RE: `[a-z0-9][a-z0-9-]{0,39}`.
@@ -810,7 +900,16 @@ fn run_shim(argv: &[String]) {
         socket,
         profile,
         client,
-        writer: Mutex::new(Writer { conn: None, queue: Vec::new(), stdin_ended: false, early: Some(early), boot_served: None }),
+        writer: Mutex::new(Writer {
+            conn: None,
+            queue: Vec::new(),
+            stdin_ended: false,
+            early: Some(early),
+            boot_served: None,
+            holding: false,
+            route: Vec::new(),
+            moved_lists: None,
+        }),
         track: Mutex::new(Track { inflight: HashSet::new(), init_params: None }),
         engine_started: AtomicBool::new(false),
         last_claim_try: Mutex::new(None),

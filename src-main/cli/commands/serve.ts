@@ -4,18 +4,27 @@ import { EngineRunningError } from '../../engine/engine-files.ts';
 import { homePaths } from '../../engine/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { stopSignal } from '../../engine/stop-signals.mjs';
+import { TakeOverRefusedError } from '../../engine/handover/take-over.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values } = parseFlags('serve', args, { port: { type: 'string' } });
+  const { values } = parseFlags('serve', args, { port: { type: 'string' }, 'take-over': { type: 'boolean' } });
   const port = values.port === undefined ? undefined : intFlag(values.port, '--port', 0);
   const stop = stopSignal();
+  const left = new AbortController();
   let engine: Engine;
   try {
-    engine = await Engine.start({ home: ctx.home, port, log: (l) => ctx.stderr(`[engine] ${l}\n`), signal: stop });
+    engine = await Engine.start({
+      home: ctx.home, port, log: (l) => ctx.stderr(`[engine] ${l}\n`), signal: stop,
+      takeOver: values['take-over'] === true, onHandedOver: () => left.abort(),
+    });
   } catch (err) {
     if (stop.aborted) return 0;
+    if (err instanceof TakeOverRefusedError) {
+      ctx.stderr(`switchboard serve: ${err.message}\n`);
+      return 3;
+    }
     if (err instanceof EngineRunningError) {
       // Usually an engine a client's shim started: serving it is what the user wanted anyway.
       const ui = await runningUiAddress(ctx.home);
@@ -38,7 +47,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout(`config.json has problems (serving the last valid version):\n`);
     for (const p of st.config.problems) ctx.stdout(`  ${p.path || '(file)'}: ${p.message}\n`);
   }
-  await serveUntil(engine, stop);
+  await serveUntil(engine, AbortSignal.any([stop, left.signal]));
+  if (left.signal.aborted) ctx.stdout(`Handed over to the engine that took this home over; this one has stopped.\n`);
   return 0;
 }
 

@@ -71,11 +71,19 @@ export class ControlHandler {
     return this.#signIns.dispose();
   }
 
+  /** Requests being answered (an engine handing its home over waits for them). */
+  inFlight = 0;
+
   async handle(method: string, params: unknown): Promise<unknown> {
     if (!KNOWN.has(method)) throw new SwitchboardError('bad-request', `Unknown API method "${method}".`);
     const fn = this.#handlers[method as ControlMethod] as (p: unknown) => unknown;
-    // Every transport's params are checked here, against the contract's schema for the method.
-    return fn(parseControlParams(method as ControlMethod, params));
+    this.inFlight++;
+    try {
+      // Every transport's params are checked here, against the contract's schema for the method.
+      return await fn(parseControlParams(method as ControlMethod, params));
+    } finally {
+      this.inFlight--;
+    }
   }
 
   #build(): Handlers {

@@ -180,6 +180,19 @@ export class ConfigStore {
     }
   }
 
+  /**
+   * Reads config.json again now (another process may have written it while this store was not
+   * the home's, e.g. the engine a take-over replaced) and waits for the writes under way.
+   */
+  reload(): Promise<void> {
+    return this.#serial(() => this.#reload());
+  }
+
+  /** Resolves once the writes and reloads under way have ended (a save acknowledged is on disk). */
+  settled(): Promise<void> {
+    return this.#queue.then(() => undefined);
+  }
+
   dispose(): void {
     this.#disposed = true;
     clearTimeout(this.#debounce);

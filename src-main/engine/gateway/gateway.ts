@@ -19,6 +19,7 @@ import { SessionBase, type CallContext, type CallOrigin, type DirectAnswer, type
 import type { ModernSession } from './modern-session.ts';
 import { loadModernEra, modernEra } from './load-modern.ts';
 import type { BootAnswers, BootDigests } from './boot-answers.ts';
+import { LineTransport } from './line-transport.ts';
 import { ListenBridge } from './listen-bridge.ts';
 import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
@@ -251,7 +252,7 @@ export class Gateway implements GatewayPort {
   async connect(
     profile: string,
     transport: Transport,
-    info: { kind: 'socket' | 'http'; resumeInitialize?: unknown; connector?: string; bootServed?: BootDigests },
+    info: { kind: 'socket' | 'http'; resumeInitialize?: unknown; connector?: string; bootServed?: BootDigests; moved?: boolean },
   ): Promise<SessionBase | undefined> {
     const view = this.#views.get(profile);
     if (!view) {
@@ -264,7 +265,9 @@ export class Gateway implements GatewayPort {
         // hot path stays as it was). Anything else goes to the SDK's stdio entry, which serves
         // 2026-07-28 (and 2025 clients that open otherwise) and answers bad openings.
         if (isLegacyOpening(first)) {
-          void (this.#open(profile, 'legacy', info.kind, info.connector) as ClientSession).connect(replay);
+          const session = this.#open(profile, 'legacy', info.kind, info.connector) as ClientSession;
+          if (transport instanceof LineTransport) transport.heldLists = () => session.heldLists();
+          void session.connect(replay);
           return;
         }
         // Listen streams naming resources need the owning upstreams subscribed.
@@ -285,7 +288,8 @@ export class Gateway implements GatewayPort {
       return undefined;
     }
     const session = this.#open(profile, 'legacy', info.kind, info.connector) as ClientSession;
-    await session.connect(transport, info.resumeInitialize, info.bootServed);
+    if (transport instanceof LineTransport) transport.heldLists = () => session.heldLists();
+    await session.connect(transport, info.resumeInitialize, info.bootServed, info.moved);
     return session;
   }
 

@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
 import { LineSplitter } from '../../shim/line-splitter.mjs';
+import type { BootDigests } from '../../../src-shared/api.ts';
 
 /** Largest single message accepted, in bytes (SPEC §5: 64 MB). */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -21,12 +22,19 @@ export class LineTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   sessionId?: string;
+  /** The lists the client on this connection holds, by digest (set by its session; a hand-over tells the shim). */
+  heldLists?: () => BootDigests;
 
   readonly #stream: Duplex;
   readonly #max: number;
   readonly #lines: LineSplitter;
   #closed = false;
   #pending: Buffer | undefined;
+  /**
+   * The client's requests not answered yet (JSON text of their ids): what an engine handing the
+   * home over waits for on this connection. A request the client cancelled counts as answered.
+   */
+  readonly #unanswered = new Set<string>();
 
   constructor(stream: Duplex, opts: LineTransportOptions = {}) {
     this.#stream = stream;
@@ -88,11 +96,27 @@ export class LineTransport implements Transport {
       } as unknown as JSONRPCMessage);
       return;
     }
+    const m = msg as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    if (typeof m.method === 'string') {
+      if (m.id !== undefined) this.#unanswered.add(JSON.stringify(m.id));
+      else if (m.method === 'notifications/cancelled') this.#unanswered.delete(JSON.stringify(m.params?.requestId));
+    }
     this.onmessage?.(msg);
+  }
+
+  /** How many of the client's requests are not answered yet. */
+  get unanswered(): number {
+    return this.#unanswered.size;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
   }
 
   #write(message: JSONRPCMessage): boolean {
     if (this.#closed) return false;
+    const m = message as { id?: unknown; method?: unknown };
+    if (m.id !== undefined && m.method === undefined) this.#unanswered.delete(JSON.stringify(m.id));
     return this.#stream.write(serializeIdFirst(message));
   }
 
@@ -102,6 +126,8 @@ export class LineTransport implements Transport {
    */
   writeLine(line: string): boolean {
     if (this.#closed) return false;
+    const answer = ANSWER_HEAD.exec(line);
+    if (answer) this.#unanswered.delete(answer[1]!);
     this.#stream.write(line);
     return true;
   }
@@ -126,6 +152,9 @@ export class LineTransport implements Transport {
     this.#handleClose();
   }
 }
+
+/** The head serializeIdFirst gives a response: its id, then its result or error. */
+const ANSWER_HEAD = /^\{"jsonrpc":"2\.0","id":("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?),"(?:result|error)"/;
 
 /**
  * Serialises a message with `"jsonrpc"` and `"id"` first. The shim reads a response's id from

@@ -60,6 +60,8 @@ export class ClientSession extends SessionBase {
   readonly #changeTimers = new Map<ListKind, NodeJS.Timeout>();
   /** What this session's initialize was answered (a boot answer repeats it). */
   #initResult: Record<string, unknown> | undefined;
+  /** The last answer of each list the client asked for (their digests go to the next engine at a take-over). */
+  readonly #lastLists: Partial<Record<BootList, unknown>> = {};
   /** Aborts work this session started on its own (the boot answer's check) when it closes. */
   readonly #closed = new AbortController();
 
@@ -141,6 +143,7 @@ export class ClientSession extends SessionBase {
    * on the shim's socket, where a shim can find it by the same client's next start.
    */
   #answered<T>(kind: BootList, result: T): T {
+    this.#lastLists[kind] = result;
     const clientName = this.server.getClientVersion()?.name;
     if (this.transportKind === 'socket' && typeof clientName === 'string') {
       this.gateway.bootAnswers?.record({ profile: this.profile, connector: this.connector, clientName }, this.#initResult, kind, result);
@@ -171,7 +174,16 @@ export class ClientSession extends SessionBase {
     );
   }
 
-  async connect(transport: Transport, resumeInitialize?: unknown, bootServed?: BootDigests): Promise<void> {
+  /** The digests of the lists this client was last answered (a take-over hands them on). */
+  heldLists(): BootDigests {
+    return Object.fromEntries(Object.entries(this.#lastLists).map(([kind, list]) => [kind, listDigest(list)]));
+  }
+
+  /**
+   * `moved`: the engine before this one handed the home over, and `bootServed` holds the lists
+   * the client holds there: only those can go stale, and only if they differ here.
+   */
+  async connect(transport: Transport, resumeInitialize?: unknown, bootServed?: BootDigests, moved = false): Promise<void> {
     transport.onclose = undefined;
     let fast: FastToolCalls | undefined;
     const onclose = () => {
@@ -215,8 +227,10 @@ export class ClientSession extends SessionBase {
         await start();
       };
       await this.server.connect(transport);
-      // The client still holds the lists the engine before this one gave it.
-      for (const kind of Object.keys(this.#holdsList) as ListKind[]) this.#holdsList[kind] = true;
+      // The client still holds the lists the engine before this one gave it (all of them, unless it said which).
+      for (const kind of Object.keys(this.#holdsList) as ListKind[]) {
+        this.#holdsList[kind] = !moved || bootServed?.[kind] !== undefined || (kind === 'resources' && bootServed?.resourceTemplates !== undefined);
+      }
       const prev = this.server.onclose;
       this.server.onclose = () => {
         prev?.();

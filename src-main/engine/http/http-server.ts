@@ -4,7 +4,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { httpStatusFor, toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
@@ -49,8 +49,34 @@ export interface ListenOptions {
   host?: string;
 }
 
+/** How long a take-over keeps trying to bind the port its old engine just closed, in ms. */
+const TAKE_PORT_DEADLINE_MS = 10_000;
+
 export class HttpServer {
+  /**
+   * Never listens itself: the listeners (`#fronts`) hand it their connections. That lets an
+   * engine listen on a second port while it takes a home over, and an engine handing its home
+   * over forward its new connections to the next engine instead.
+   */
   readonly #server = http.createServer();
+  readonly #fronts = new Set<net.Server>();
+  /** Ports whose Host header is ours (the port in use, and while taking over, the old engine's). */
+  readonly #ports = new Set<number>();
+  /** While handing the home over: the next engine's port, where new connections are piped. */
+  #forwardTo: number | undefined;
+  /** The piped connections, which must end before this engine's process does. */
+  readonly #forwarded = new Set<net.Socket>();
+  /**
+   * Taking a home over: the listeners used until the port is ours (the old engine pipes its new
+   * connections to one). A connection through them is closed after each answer, so the pipe ends
+   * between requests (the old engine waits for its pipes before it exits) and the client's next
+   * request opens a new connection, to the port once it is ours.
+   */
+  readonly #passing = new Set<net.Server>();
+  readonly #closeAfterAnswer = new WeakSet<net.Socket>();
+  /** Requests being answered here, long-lived GET streams left out (what a hand-over waits for). */
+  #inFlight = 0;
+  #draining = false;
   readonly #engine: HttpEngine;
   readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
   #sweeper: NodeJS.Timeout | undefined;
@@ -60,7 +86,16 @@ export class HttpServer {
 
   constructor(engine: HttpEngine) {
     this.#engine = engine;
+    // Connection tracking (idle and request timeouts, closeAllConnections) starts on 'listening'.
+    this.#server.emit('listening');
     this.#server.on('request', (req, res) => {
+      if (!(req.method === 'GET' && req.url?.startsWith('/mcp/'))) {
+        this.#inFlight++;
+        res.once('close', () => this.#inFlight--);
+      }
+      // A handing-over engine answers what reached it and closes the connection: the client's
+      // next request opens a new one, which goes to the next engine.
+      if (this.#draining || this.#closeAfterAnswer.has(req.socket)) res.shouldKeepAlive = false;
       this.#handle(req, res).catch((err) => {
         if (!res.headersSent) sendJson(res, 500, { error: toErrorData(err) });
         else res.end();
@@ -79,15 +114,10 @@ export class HttpServer {
   async listen(opts: ListenOptions): Promise<void> {
     const host = opts.host ?? '127.0.0.1';
     let port = opts.port;
+    let front: net.Server;
     for (let attempt = 0; ; attempt++) {
       try {
-        await new Promise<void>((resolve, reject) => {
-          this.#server.once('error', reject);
-          this.#server.listen(port, host, () => {
-            this.#server.off('error', reject);
-            resolve();
-          });
-        });
+        front = await this.#listenFront(port, host);
         break;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && opts.fallbackToNext && attempt < 50) {
@@ -97,10 +127,111 @@ export class HttpServer {
         throw err;
       }
     }
-    this.#port = (this.#server.address() as AddressInfo).port;
-    this.#url = `http://${host.includes(':') ? `[${host}]` : host}:${this.#port}`;
+    this.#use(front, host);
     this.#sweeper = setInterval(() => this.#expireIdleSessions(), SWEEP_MS);
     this.#sweeper.unref();
+  }
+
+  #listenFront(port: number, host: string): Promise<net.Server> {
+    const front = net.createServer((sock) => {
+      if (this.#passing.has(front)) this.#closeAfterAnswer.add(sock);
+      this.#connection(sock);
+    });
+    return new Promise<net.Server>((resolve, reject) => {
+      front.once('error', reject);
+      front.listen(port, host, () => {
+        front.off('error', reject);
+        this.#fronts.add(front);
+        resolve(front);
+      });
+    });
+  }
+
+  #use(front: net.Server, host: string): void {
+    this.#port = (front.address() as AddressInfo).port;
+    this.#ports.add(this.#port);
+    this.#url = `http://${host.includes(':') ? `[${host}]` : host}:${this.#port}`;
+  }
+
+  #connection(sock: net.Socket): void {
+    const to = this.#forwardTo;
+    if (to === undefined) return void this.#server.emit('connection', sock);
+    // Piped as bytes: whatever the client speaks on it (keep-alive, streams) reaches the next engine unchanged.
+    const next = net.connect(to, '127.0.0.1');
+    this.#forwarded.add(sock);
+    const end = () => {
+      this.#forwarded.delete(sock);
+      sock.destroy();
+      next.destroy();
+    };
+    sock.on('error', end).on('close', end);
+    next.on('error', end).on('close', end);
+    sock.setNoDelay(true);
+    next.setNoDelay(true);
+    sock.pipe(next).pipe(sock);
+  }
+
+  /**
+   * Taking a home over: requests for the old engine's port (forwarded to us, then ours) are ours
+   * too, and that is the address to give (it stays the UI's and the HTTP clients').
+   */
+  acceptPort(port: number, host = '127.0.0.1'): void {
+    for (const f of this.#fronts) this.#passing.add(f);
+    this.#ports.add(port);
+    this.#url = `http://${host}:${port}`;
+  }
+
+  /**
+   * Taking a home over: binds `port` the moment the old engine closed it (retrying while it is
+   * still busy), serves on it from then on, and stops taking connections on the port used until now.
+   */
+  async takePort(port: number, host = '127.0.0.1'): Promise<void> {
+    const deadline = Date.now() + TAKE_PORT_DEADLINE_MS;
+    let front: net.Server;
+    for (;;) {
+      try {
+        front = await this.#listenFront(port, host);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    }
+    const before = [...this.#fronts].filter((f) => f !== front);
+    this.#use(front, host);
+    for (const f of before) {
+      this.#fronts.delete(f);
+      f.close();
+    }
+  }
+
+  /**
+   * Handing the home over: every new connection is piped to `port` (the next engine), and the
+   * requests still arriving on open connections are answered with the connection closed after.
+   */
+  forwardTo(port: number): void {
+    this.#forwardTo = port;
+    this.#draining = true;
+  }
+
+  /** Requests being answered by this engine (GET streams left out). */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Handing over: stops listening (the next engine binds the port at once) and closes idle connections. */
+  async releasePort(): Promise<void> {
+    // close() frees the port at once; its callback would wait for every connection it took.
+    for (const f of this.#fronts) f.close();
+    this.#fronts.clear();
+    this.#server.closeIdleConnections();
+  }
+
+  /** Waits until the connections piped to the next engine have ended, at most `ms`; then cuts them. */
+  async forwardedDone(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (this.#forwarded.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    for (const s of this.#forwarded) s.destroy();
   }
 
   /** The base URL (http://127.0.0.1:PORT); asked for only once listen() resolved. */
@@ -118,8 +249,9 @@ export class HttpServer {
   }
 
   #allowedHosts(): Set<string> {
-    const p = this.port;
-    return new Set([`127.0.0.1:${p}`, `localhost:${p}`, `[::1]:${p}`]);
+    const hosts = new Set<string>();
+    for (const p of this.#ports) for (const h of [`127.0.0.1:${p}`, `localhost:${p}`, `[::1]:${p}`]) hosts.add(h);
+    return hosts;
   }
 
   /** DNS rebinding: a page on another origin, or a rebound name, must never reach a handler. */
@@ -322,8 +454,11 @@ export class HttpServer {
     for (const { transport } of this.#mcp.values()) await transport.close().catch(() => {});
     this.#mcp.clear();
     await this.#modern?.close();
+    for (const f of this.#fronts) f.close();
+    this.#fronts.clear();
     this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    for (const s of this.#forwarded) s.destroy();
+    this.#server.close();
   }
 }
 

@@ -15,6 +15,12 @@ export interface SupervisorOptions extends Omit<UpstreamOptions, 'onServerReques
   clientInfo?: { name: string; version: string };
   onServerRequest?: ServerRequestHandler;
   onNotification?: NotificationHandler;
+  /**
+   * Servers are made (state `starting`, their boot catalogs shown, calls waiting) but not
+   * started until startHeld(): an engine taking a home over must not run a server while the
+   * engine it replaces still runs it (a stateful server would have two writers). Default false.
+   */
+  holdStarts?: boolean;
 }
 
 /**
@@ -46,12 +52,15 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   readonly #upstreams = new Map<string, Upstream>();
   readonly #stopping = new Set<Promise<void>>();
   #disposed = false;
+  /** Servers made while starts are held (holdStarts), started by startHeld(). */
+  #held: Set<Upstream> | undefined;
   /** Pending settle() waits: each is checked on every state change, and ended by dispose. */
   readonly #settleWaiters = new Set<{ check(): void; finish(): void }>();
 
   constructor(opts: SupervisorOptions) {
     super();
     this.#opts = opts;
+    if (opts.holdStarts) this.#held = new Set();
     // One listener for every wait, however many there are (no per-wait listeners to pile up).
     this.on('state', () => {
       for (const w of [...this.#settleWaiters]) w.check();
@@ -88,10 +97,19 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
         onState: (n) => this.#upstreams.get(n) === up && this.emit('state', n),
       });
       this.#upstreams.set(name, up);
-      up.start();
+      if (this.#held) this.#held.add(up);
+      else up.start();
       this.emit('state', name);
       if (old) this.emit('catalog', name);
     }
+  }
+
+  /** Starts the servers held back (holdStarts) that are still current; later ones start at once. */
+  startHeld(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    if (!held || this.#disposed) return;
+    for (const up of held) if (this.#upstreams.get(up.name) === up) up.start();
   }
 
   get(name: string): Upstream | undefined {
