@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import type { LogLine } from '../../../src-shared/records.ts';
 import type { HostTurns } from './host-turns.ts';
-import type { SandboxHost, SandboxOutcome } from './sandbox-pool.ts';
+import type { SandboxHost, SandboxOutcome } from './sandbox-host.ts';
 import type { FromWorker, HostReply, HostRequest, RunMessage, WorkerResult } from './sandbox-protocol.ts';
 import type { SandboxThread, ThreadGone } from './sandbox-thread.ts';
 

@@ -5,11 +5,9 @@
 // workers: warm while runs come, replaced after many runs or a large heap, stopped when quiet.
 import type { ResolvedBudgets } from '../../../src-shared/config/budgets.ts';
 import { normalizeCode } from '../../../src-shared/codemode/normalize-code.ts';
-import type { RunOutcome } from '../../../src-shared/codemode/result-text.ts';
 import type { RunErrorKind } from '../../../src-shared/records.ts';
 import { FairQueue, type QueueRefusal } from './fair-queue.ts';
 import { HostTurns } from './host-turns.ts';
-import type { KeptJson } from './result-handles.ts';
 import { RunSupervisor } from './run-supervisor.ts';
 import type { RunMessage } from './sandbox-protocol.ts';
 import { SandboxThread } from './sandbox-thread.ts';
@@ -34,28 +32,8 @@ export interface SandboxRunRequest {
   wholeValue?: boolean;
 }
 
-export interface SandboxHost {
-  /**
-   * One tool call from code; `signal` fires when the run ends before the call does. `hold`
-   * stops the run's clock (its timeout) until the function it returns is called.
-   */
-  callTool(
-    global: string,
-    method: string,
-    args: unknown,
-    signal: AbortSignal,
-    hold: () => () => void,
-    /** UTF-8 bytes of the arguments as JSON, counted by the worker. */
-    argBytes?: number,
-  ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
-  search(query: string, limit?: number): Promise<unknown>;
-  describe(names: string[]): Promise<string>;
-  /** `results.get` / `results.query` with the code's arguments; absent when the profile keeps no results. */
-  results?(op: 'get' | 'query', args: unknown[]): Promise<unknown>;
-}
-
-/** A run's outcome; `keep` is a cut result's JSON to keep, for a run asked to keep results. */
-export type SandboxOutcome = RunOutcome & { keep?: KeptJson };
+export type { SandboxHost, SandboxOutcome } from './sandbox-host.ts';
+import type { SandboxHost, SandboxOutcome } from './sandbox-host.ts';
 
 export interface SandboxPoolOptions {
   /** Warm workers kept ready. Defaults to 1; busier engines start more on demand. */

@@ -2,7 +2,7 @@
 // JSON-RPC error carrying 1 MB of text was stored whole (60 of them filled the cap and pushed
 // every other client's entries out). Every text field is cut the one way records cut text
 // (record-text.ts); the numbers and the approval's words are small by type.
-import type { AuditEntry } from '../../../src-shared/records.ts';
+import { AUDIT_ARGS_CHARS, type AuditEntry } from '../../../src-shared/records.ts';
 import { capText, RECORD_NAME_CHARS, RECORD_SHORT_CHARS } from './record-text.ts';
 
 /** Characters one audit entry keeps of each text field. */
@@ -20,6 +20,8 @@ const FIELD_CAP: Record<string, number> = {
   time: AUDIT_ENTRY_CAPS.short,
   runId: AUDIT_ENTRY_CAPS.short,
   id: AUDIT_ENTRY_CAPS.short,
+  // The call's arguments, already redacted and cut by the audit log (audit-log.ts #cutArgs).
+  args: AUDIT_ARGS_CHARS,
 };
 
 /** `entry` with every text field within AUDIT_ENTRY_CAPS; `redactText` redacts one string before its cut. */
