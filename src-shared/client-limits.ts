@@ -32,6 +32,8 @@ export const LIMITED_CLIENT_IDS = [
   'qwen-code',
   'copilot-cli',
   'opencode',
+  'kilo-cli',
+  'kimi-code',
 ] as const;
 export type LimitedClientId = (typeof LIMITED_CLIENT_IDS)[number];
 
@@ -113,6 +115,24 @@ export const CLIENT_LIMITS: Record<LimitedClientId, ClientLimits> = {
     maxNameChars: 64,
     composedName: (entry, tool) => `${entry}_${tool}`,
     source: 'sst/opencode packages/opencode/src/mcp (tools keyed <server>_<tool>, sanitised to [a-zA-Z0-9_-]); provider limit 64',
+  },
+  // Kilo CLI is built on opencode: the same <server>_<tool> names, sent to providers that stop at
+  // 64 (a 66-character name reached the model through Kilo CLI 7.7.7 before it was listed here).
+  'kilo-cli': {
+    id: 'kilo-cli',
+    name: 'Kilo CLI',
+    maxTools: 128,
+    maxNameChars: 64,
+    composedName: (entry, tool) => `${entry}_${tool}`,
+    source: '@kilocode/cli 7.7.7 (opencode-based: tools keyed <server>_<tool>); provider limit 64',
+  },
+  // Kimi Code: mcp__<server>__<tool>, renamed by the client itself past 64 characters.
+  'kimi-code': {
+    id: 'kimi-code',
+    name: 'Kimi Code CLI',
+    maxNameChars: 64,
+    composedName: (entry, tool) => `mcp__${entry}__${tool}`,
+    source: '@moonshot-ai/kimi-code 2.1.0 bundle, tool_naming (MCP_NAME_PREFIX "mcp__", separator "__", MAX_QUALIFIED_LENGTH 64)',
   },
 };
 

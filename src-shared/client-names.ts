@@ -70,6 +70,8 @@ const PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/codex/, 'codex'],
   [/copilot/, 'copilot-cli'],
   [/opencode/, 'opencode'],
+  // Kilo CLI 7.7 says "kilo" (seen on its initialize); the VS Code extension says "Kilo Code".
+  [/^kilo$|kilo-cli|kilocode-cli/, 'kilo-cli'],
   [/kilo/, 'kilo-code'],
   [/roo/, 'roo-code'],
   [/cline/, 'cline'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_LIMITS, clientSurfaceLine, limitedClientFor, surfaceWarnings } from '../../src-shared/client-limits.ts';
+import { CLIENT_LIMITS, clientSurfaceLine, limitedClientFor, nameBudget, surfaceWarnings } from '../../src-shared/client-limits.ts';
 
 describe('limitedClientFor', () => {
   it('recognises clients from their clientInfo names, Cursor before VS Code', () => {
@@ -14,6 +14,20 @@ describe('limitedClientFor', () => {
     expect(limitedClientFor('qwen-cli-mcp-client-switchboard-demo-code')).toBe('qwen-code');
     expect(limitedClientFor('Zed')).toBeUndefined();
     expect(limitedClientFor('')).toBeUndefined();
+  });
+});
+
+describe('Kilo CLI and Kimi Code (issue 31: missing from the limits, a 66-character name reached the model)', () => {
+  it('are recognised from their clientInfo names', () => {
+    expect(limitedClientFor('kilo')).toBe('kilo-cli');
+    expect(limitedClientFor('Kilo Code')).toBeUndefined();
+    expect(limitedClientFor('kimi-code')).toBe('kimi-code');
+  });
+
+  it('take 64 characters with their own prefix', () => {
+    const tool = `files__${'c'.repeat(45)}`;
+    expect(surfaceWarnings(CLIENT_LIMITS['kilo-cli'], 'demo', [tool])[0]).toMatch(/Kilo CLI takes tool names of at most 64 characters/);
+    expect(nameBudget(CLIENT_LIMITS['kimi-code'], 'demo')).toBe(64 - 'mcp__switchboard-demo__'.length);
   });
 });
 
