@@ -52,6 +52,8 @@ function newestFile(p) {
 function newestSource() {
   let newest = { file: '', mtimeMs: 0 };
   for (const s of SOURCES) {
+    // A copy of the sources without a lockfile (or another listed file) builds all the same.
+    if (!existsSync(path.join(ROOT, s))) continue;
     const f = newestFile(path.join(ROOT, s));
     if (f.mtimeMs > newest.mtimeMs) newest = f;
   }
