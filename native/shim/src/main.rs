@@ -814,7 +814,7 @@ impl Shim {
                     w.moved_lists = Some(lists.unwrap_or_else(|| "{}".into()));
                     owed = Some(lock(&self.track).inflight.clone());
                 }
-                if owed.as_ref().is_some_and(|o| o.is_empty()) {
+                if owed.as_ref().map_or(false, |o| o.is_empty()) {
                     // Answered all it owed: on to the new engine, with what was held.
                     owed = None;
                     {
@@ -876,7 +876,7 @@ impl Shim {
 
 /// Whether a client line is a response (a top-level result or error, no method).
 fn is_response(line: &[u8]) -> bool {
-    json::members(line).is_some_and(|m| m.get("method").is_none() && (m.get("result").is_some() || m.get("error").is_some()))
+    json::members(line).map_or(false, |m| m.get("method").is_none() && (m.get("result").is_some() || m.get("error").is_some()))
 }
 
 /// A connector's client id, as src-shared/client-limits.ts CONNECTOR_ID_RE: `[a-z0-9][a-z0-9-]{0,39}`.

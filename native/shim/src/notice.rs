@@ -39,7 +39,11 @@ impl NoticeCutter {
                         self.rest = None;
                     }
                 }
-                let Some(nl) = nl else { return };
+                // Debian's rustc 1.63 (the Windows cross-build) has no let-else.
+                let nl = match nl {
+                    Some(nl) => nl,
+                    None => return,
+                };
                 self.cutting = false;
                 i = nl + 1;
                 let line = match self.rest.replace(Vec::new()) {
