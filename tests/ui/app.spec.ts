@@ -121,6 +121,8 @@ describe('the app in a browser', () => {
     assert.equal(await features.getByRole('checkbox', { name: /Call ledger/ }).isChecked(), true);
     await features.getByRole('checkbox', { name: /Result handles/ }).check();
     await page.getByRole('button', { name: 'Save profile' }).click();
+    // The declarations are sized for the draft, before it is saved: the saved note says the write is done.
+    await page.getByText('Saved “auto”.').waitFor({ timeout: 15_000 });
     await page.getByTestId('declarations').waitFor({ timeout: 15_000 });
     const cfg = JSON.parse(s.configBytes()) as {
       profiles: Record<string, { surface: string; tools?: Record<string, { allow: string[] }>; codeMode?: Record<string, boolean> }>;
