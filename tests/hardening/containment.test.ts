@@ -8,6 +8,7 @@
 // generous (1 s) because this 2-core test machine is shared with other test runs; a freeze of
 // the engine's main thread shows as several seconds, so the bound still tells the two apart.
 // The figures measured go into the case's notes (the hardening table).
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { AuditEntry, RunRecord } from '../../src-shared/records.ts';
 import type { ExecResult } from '../../src-shared/api.ts';
@@ -19,7 +20,7 @@ import { controlClient, whilePolling as statusGapWhile } from './status-gap.ts';
 
 afterAll(cleanupHomes);
 
-const GITHUB = '/work/shared/fixtures/catalogs/github.json';
+const GITHUB = fileURLToPath(new URL('../fixtures/catalogs/github.json', import.meta.url));
 /** The slowest status answer allowed while code abuses the host (see the header). */
 const MAX_STATUS_MS = 1000;
 /** The spinning profile's timeout: long enough that waiting for it cannot pass for fairness. */
