@@ -56,6 +56,58 @@ export const RULES: Rule[] = [
   },
 ];
 
+/**
+ * The engine's folders by rank, lowest first: a file may import from its own folder or from a
+ * folder of lower rank, never from one of equal or higher rank, so the folders never form a loop.
+ * '.' stands for the loose files of src-main/engine/ (the wiring at the top). docs/architecture.md
+ * says what each folder holds.
+ */
+export const ENGINE_RANKS: Readonly<Record<string, number>> = {
+  platform: 0, // where the app, its home and its shim live; processes; PATH search
+  config: 1, // the config store, atomic files, the file lock
+  records: 2, // audit log and run history, redaction
+  secrets: 3, // the secret store
+  trust: 4, // tool pins, proposals, why a server or tool is unavailable
+  upstream: 5, // server connections, the supervisor, transports, oauth/
+  clients: 6, // MCP clients' config files
+  gateway: 7, // profile views, client sessions, the tool call path
+  codemode: 8, // execute: the sandbox pool and the run of code through the gateway
+  http: 9, // loopback HTTP: UI files, /api/, /mcp/<profile>
+  catalog: 10, // the MCP registry, install plans, bundles
+  api: 11, // the socket server and the control API's handlers
+  handover: 12, // one engine handing its home to a newer one
+  '.': 13, // engine.ts, entry.ts, status-report.ts, engine-files.ts
+};
+
+const ENGINE = 'src-main/engine/';
+
+/** The ranked unit of an engine file: its first folder under src-main/engine/, or '.' for a loose file. */
+export function engineUnit(file: string): string | undefined {
+  if (!file.startsWith(ENGINE)) return undefined;
+  const rest = file.slice(ENGINE.length).split('/');
+  return rest.length > 1 ? rest[0] : '.';
+}
+
+/** Every rank violation in one engine file, naming both files and both ranks. */
+export function rankViolations(file: string, text: string): string[] {
+  const from = engineUnit(file);
+  if (from === undefined) return [];
+  const fromRank = ENGINE_RANKS[from];
+  if (fromRank === undefined) return [`Bad rank: ${file} is in ${from}/, which has no rank in ENGINE_RANKS`];
+  const out: string[] = [];
+  for (const { spec } of importsOf(file, text)) {
+    const target = resolve(file, spec);
+    if (target.kind !== 'file') continue;
+    const to = engineUnit(target.file);
+    if (to === undefined || to === from) continue;
+    const toRank = ENGINE_RANKS[to];
+    if (toRank === undefined || toRank >= fromRank) {
+      out.push(`Bad rank: ${file} (${from}, rank ${fromRank}) imports ${target.file} (${to}, rank ${toRank ?? 'none'}); a folder imports only from folders of lower rank`);
+    }
+  }
+  return out;
+}
+
 function ruleFor(file: string): Rule | undefined {
   return RULES.filter((r) => file.startsWith(r.folder)).sort((a, b) => b.folder.length - a.folder.length)[0];
 }
@@ -212,6 +264,26 @@ describe('layering', () => {
     expect(violations('src-main/electron/main.ts', "import { app } from 'electron';")).toEqual([]);
     expect(violations('src-renderer/lib/x.ts', "import type { Api } from '../../src-shared/api.ts';")).toEqual([]);
     expect(violations('src-main/engine/home.ts', "import os from 'node:os';")).toEqual([]);
+  });
+
+  it('keeps every engine file to folders of lower rank', () => {
+    const bad = listSources('src-main/engine').flatMap((file) => rankViolations(file, readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(bad).toEqual([]);
+  });
+
+  it('names both files and both ranks of a planted rank violation', () => {
+    expect(rankViolations('src-main/engine/config/store.ts', "import { x } from '../gateway/gateway.ts';")).toEqual([
+      'Bad rank: src-main/engine/config/store.ts (config, rank 1) imports src-main/engine/gateway/gateway.ts (gateway, rank 7); a folder imports only from folders of lower rank',
+    ]);
+    expect(rankViolations('src-main/engine/gateway/x.ts', "import type { Y } from '../codemode/code-runner.ts';")).toHaveLength(1);
+    expect(rankViolations('src-main/engine/upstream/oauth/x.ts', "const m = await import('../../engine.ts');")).toHaveLength(1);
+    expect(rankViolations('src-main/engine/trust/x.ts', "import { y } from '../upstream/server-log.ts';")).toHaveLength(1);
+    expect(rankViolations('src-main/engine/newfolder/x.ts', '')).toHaveLength(1);
+    // Its own folder, lower ranks and files outside the engine stay allowed.
+    expect(rankViolations('src-main/engine/trust/x.ts', "import { y } from './pins.ts';")).toEqual([]);
+    expect(rankViolations('src-main/engine/gateway/x.ts', "import { y } from '../upstream/supervisor.ts';")).toEqual([]);
+    expect(rankViolations('src-main/engine/engine.ts', "import { y } from './handover/hand-over.ts';")).toEqual([]);
+    expect(rankViolations('src-main/engine/config/x.ts', "import { y } from '../../../src-shared/names.ts';")).toEqual([]);
   });
 
   it('finds a planted import cycle', () => {
