@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { homePaths } from '../src-main/engine/home.ts';
+import { homePaths } from '../src-main/engine/platform/home.ts';
 import { SocketControlClient } from '../src-main/cli/engine-client.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

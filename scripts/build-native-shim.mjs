@@ -17,7 +17,7 @@
 // script, the engine's node flags and bin/switchboard.mjs, which is how the shim starts an engine in a checkout (the
 // native binary has no node of its own to run the engine with). A packaged build writes none
 // and starts the desktop app instead, as the Node single-executable shim does.
-// src-main/engine/clients/shim-entry.ts writes out/native-shim/switchboard into client configs
+// src-main/engine/platform/shim-entry.ts writes out/native-shim/switchboard into client configs
 // when it exists.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { ENGINE_NODE_FLAGS } from '../src-main/shim/engine-launch.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const NATIVE_SHIM_CRATE = path.join(ROOT, 'native', 'shim');
-/** Where a checkout build goes; src-main/engine/clients/shim-entry.ts looks here. */
+/** Where a checkout build goes; src-main/engine/platform/shim-entry.ts looks here. */
 export const CHECKOUT_NATIVE_SHIM_DIR = path.join(ROOT, 'out', 'native-shim');
 const BUILDER_OS = /** @type {Record<string, string>} */ ({ darwin: 'mac', win32: 'win', linux: 'linux' });
 const EXE = process.platform === 'win32' ? 'switchboard.exe' : 'switchboard';

@@ -248,11 +248,11 @@ describe('layering', () => {
   });
 
   it('names a planted violation in each folder', () => {
-    expect(violations('src-main/engine/home.ts', "import { app } from 'electron';")).toEqual([
-      "Bad layering: src-main/engine/home.ts imports electron (only src-main/electron may import Electron, and src-main never imports the renderer)",
+    expect(violations('src-main/engine/platform/home.ts', "import { app } from 'electron';")).toEqual([
+      "Bad layering: src-main/engine/platform/home.ts imports electron (only src-main/electron may import Electron, and src-main never imports the renderer)",
     ]);
-    expect(violations('src-main/engine/home.ts', "const e = await import('electron');")).toHaveLength(1);
-    expect(violations('src-main/engine/home.ts', "const e = require('electron');")).toHaveLength(1);
+    expect(violations('src-main/engine/platform/home.ts', "const e = await import('electron');")).toHaveLength(1);
+    expect(violations('src-main/engine/platform/home.ts', "const e = require('electron');")).toHaveLength(1);
     expect(violations('src-shared/names.ts', "import fs from 'node:fs';")).toHaveLength(1);
     expect(violations('src-shared/names.ts', "import fs from 'fs';")).toHaveLength(1);
     expect(violations('src-shared/names.ts', "import { x } from '../src-main/engine/engine.ts';")).toHaveLength(1);
@@ -263,7 +263,7 @@ describe('layering', () => {
     // And what is allowed stays allowed.
     expect(violations('src-main/electron/main.ts', "import { app } from 'electron';")).toEqual([]);
     expect(violations('src-renderer/lib/x.ts', "import type { Api } from '../../src-shared/api.ts';")).toEqual([]);
-    expect(violations('src-main/engine/home.ts', "import os from 'node:os';")).toEqual([]);
+    expect(violations('src-main/engine/platform/home.ts', "import os from 'node:os';")).toEqual([]);
   });
 
   it('keeps every engine file to folders of lower rank', () => {

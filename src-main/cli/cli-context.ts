@@ -1,6 +1,6 @@
 // The CliContext the command modules get: the home, output, and the engine-side operations the
 // client commands need (config edits go through the engine when one runs).
-import { defaultShimEntry } from '../engine/clients/shim-entry.ts';
+import { defaultShimEntry } from '../engine/platform/shim-entry.ts';
 import type { CliContext } from './context.ts';
 import { homeCall } from './home-control.ts';
 

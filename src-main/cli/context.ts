@@ -1,6 +1,6 @@
 // What a CLI command gets from the dispatcher (main.ts). Commands print through it and never
 // touch process.* directly, so tests can run them in-process against a temp home.
-import type { ShimEntry } from '../engine/clients/shim-entry.ts';
+import type { ShimEntry } from '../engine/platform/shim-entry.ts';
 
 export interface CliContext {
   /** The resolved Switchboard home (SPEC §2). */

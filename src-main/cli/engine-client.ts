@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { APP_BIN } from '../engine/app-root.ts';
+import { APP_BIN } from '../engine/platform/app-root.ts';
 import { ENGINE_NODE_FLAGS, claimEngineStart, engineEnv } from '../shim/engine-launch.mjs';
 import type { ControlClient, ControlMethod, ControlParams, ControlResult, ControlResponse } from '../../src-shared/api.ts';
 import { SwitchboardError } from '../../src-shared/errors.ts';
-import type { HomePaths } from '../engine/home.ts';
+import type { HomePaths } from '../engine/platform/home.ts';
 import { MAX_MESSAGE_BYTES } from '../engine/gateway/line-transport.ts';
 import { LineSplitter } from '../shim/line-splitter.mjs';
 

@@ -7,7 +7,7 @@ import { parseControlParams } from '../../src-shared/api-schema.ts';
 import { homeHandlers, type HomeMethod } from '../engine/api/home-handlers.ts';
 import { defaultConfig } from '../engine/config/default-config.ts';
 import { ConfigStore } from '../engine/config/store.ts';
-import { homePaths } from '../engine/home.ts';
+import { homePaths } from '../engine/platform/home.ts';
 import type { CliContext } from './context.ts';
 import { SocketControlClient } from './engine-client.ts';
 

@@ -1,5 +1,5 @@
 // `switchboard` command line (SPEC §4): global flags, then one module per command.
-import { resolveHome, defaultHome } from '../engine/home.ts';
+import { resolveHome, defaultHome } from '../engine/platform/home.ts';
 import { toErrorData, SwitchboardError } from '../../src-shared/errors.ts';
 import { terminalSafe } from '../../src-shared/terminal-text.ts';
 import { createCliContext } from './cli-context.ts';

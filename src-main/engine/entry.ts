@@ -6,7 +6,7 @@ import type { ControlRequest, ControlResponse } from '../../src-shared/api.ts';
 import { toErrorData } from '../../src-shared/errors.ts';
 import { Engine } from './engine.ts';
 import { EngineRunningError } from './engine-files.ts';
-import { resolveHome } from './home.ts';
+import { resolveHome } from './platform/home.ts';
 import { TakeOverRefusedError } from './handover/take-over.ts';
 import { stopSignal } from './stop-signals.mjs';
 

@@ -52,7 +52,7 @@ function parseArgs(argv) {
 /** The connector's client id (`connect CLIENT` writes `--client CLIENT`), as src-shared/client-limits.ts CONNECTOR_ID_RE. */
 const CLIENT_ID_RE = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
-// Mirrors src-main/engine/home.ts (kept in sync by tests/shim/shim-paths.test.ts): the shim
+// Mirrors src-main/engine/platform/home.ts (kept in sync by tests/shim/shim-paths.test.ts): the shim
 // cannot load TypeScript without paying tsx's start-up.
 /** @param {string | undefined} flag */
 export function resolveHomeForShim(flag, env = process.env, platform = process.platform) {

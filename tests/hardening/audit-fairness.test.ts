@@ -5,7 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import type { AuditDrop, AuditEntry } from '../../src-shared/records.ts';
-import { homePaths } from '../../src-main/engine/home.ts';
+import { homePaths } from '../../src-main/engine/platform/home.ts';
 import { cleanupHomes, fixtureServer, makeHome, shimClient } from '../helpers/home.ts';
 import { hardeningCase } from './hardening-case.ts';
 import { serveEngine } from './serve-engine.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import type { ExecResult, StatusReport } from '../../src-shared/api.ts';
 import type { AuditEntry, RunRecord } from '../../src-shared/records.ts';
-import { homePaths } from '../../src-main/engine/home.ts';
+import { homePaths } from '../../src-main/engine/platform/home.ts';
 import { MAX_RUN_RECORD_BYTES } from '../../src-main/engine/records/run-record-caps.ts';
 import { cmdShellArgs } from '../../src-main/engine/upstream/command-resolve.ts';
 import { ATTACKS, throughCmdAndShim } from '../engine/upstream/cmd-model.ts';

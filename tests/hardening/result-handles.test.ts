@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { ExecResult } from '../../src-shared/api.ts';
 import { SocketControlClient } from '../../src-main/cli/engine-client.ts';
-import { homePaths } from '../../src-main/engine/home.ts';
+import { homePaths } from '../../src-main/engine/platform/home.ts';
 import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../helpers/home.ts';
 import { hardeningCase } from './hardening-case.ts';
 import { serveEngine, type ServedEngine } from './serve-engine.ts';

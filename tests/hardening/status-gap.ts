@@ -2,7 +2,7 @@
 // control socket every 50 ms while some work runs, keeping the longest time between two answers
 // (about 50 ms when the engine answers at once; a freeze of its main thread adds its length).
 import { SocketControlClient } from '../../src-main/cli/engine-client.ts';
-import { homePaths } from '../../src-main/engine/home.ts';
+import { homePaths } from '../../src-main/engine/platform/home.ts';
 
 /** A control-socket client of the engine serving `home`. */
 export async function controlClient(home: string): Promise<SocketControlClient> {

@@ -21,7 +21,7 @@ export function runAsNobody(fixture: string, args: string[], opts: { env?: NodeJ
       mainFields: ['module', 'main'],
       // Bundled CommonJS dependencies call require(); give the ESM bundle one.
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
-    // The app finds its root by its package.json (src-main/engine/app-root.ts); nothing is read from it here.
+    // The app finds its root by its package.json (src-main/engine/platform/app-root.ts); nothing is read from it here.
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'switchboard', type: 'module', private: true }));
     chmodSync(dir, 0o755);
     for (const f of ['fixture.mjs', 'package.json']) chmodSync(path.join(dir, f), 0o644);

@@ -1,7 +1,8 @@
 // The one escape for outside text on a terminal or an approval view (issue 11, item 8).
 import { describe, expect, it } from 'vitest';
 import { clientText, MAX_CLIENT_NAME_CHARS, terminalSafe } from '../../src-shared/terminal-text.ts';
-import { codeLoadingEnv, describeServer, isCodeLoadingEnv } from '../../src-main/engine/clients/import.ts';
+import { describeServer } from '../../src-main/engine/clients/import.ts';
+import { codeLoadingEnv, isCodeLoadingEnv } from '../../src-main/engine/trust/code-loading-env.ts';
 import { previewServer } from '../../src-main/engine/clients/client-control.ts';
 
 // Anything a terminal acts on: C0 (ESC, CR, BS, BEL), DEL, C1 (one-byte CSI), bidi and zero-width.

@@ -51,7 +51,7 @@ describe.skipIf(Boolean(missing))('native shim, cross-built for Windows', () => 
     for (const fn of ['CreateFileW', 'ReadFile', 'WriteFile', 'GetOverlappedResult', 'CancelIoEx', 'CreateEventW']) {
       expect(text, `imports ${fn}`).toContain(fn);
     }
-    // src-main/engine/home.ts names it \\.\pipe\switchboard-<16 hex of sha256(home, lower case)>.
+    // src-main/engine/platform/home.ts names it \\.\pipe\switchboard-<16 hex of sha256(home, lower case)>.
     expect(text).toContain('\\\\.\\pipe\\switchboard-');
   });
 });

@@ -1,9 +1,9 @@
 // The shim cannot load the engine's TypeScript, so it mirrors the home and socket rules of
-// src-main/engine/home.ts; these tests keep the two in step.
+// src-main/engine/platform/home.ts; these tests keep the two in step.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { homePaths, resolveHome } from '../../src-main/engine/home.ts';
+import { homePaths, resolveHome } from '../../src-main/engine/platform/home.ts';
 import { resolveHomeForShim, socketPathForShim } from '../../src-main/shim/shim.mjs';
 import { NATIVE_SHIM_UNAVAILABLE, nativeShim } from '../helpers/home.ts';
 

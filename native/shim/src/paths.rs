@@ -1,4 +1,4 @@
-//! The home and socket rules of src-main/engine/home.ts and src-main/shim/shim.mjs, byte for
+//! The home and socket rules of src-main/engine/platform/home.ts and src-main/shim/shim.mjs, byte for
 //! byte (tests/shim/shim-paths.test.ts runs this binary's `paths` command against both).
 
 use crate::sha256::sha256_hex;

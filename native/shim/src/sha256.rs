@@ -1,5 +1,5 @@
 //! SHA-256 (FIPS 180-4), for the socket and pipe names: the engine derives them from a hash of
-//! the home (src-main/engine/home.ts), and the shim must reach the same name without crates.
+//! the home (src-main/engine/platform/home.ts), and the shim must reach the same name without crates.
 
 const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

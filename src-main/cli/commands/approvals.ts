@@ -3,7 +3,7 @@
 // engine only, so with none running there is nothing to decide.
 import type { PendingApproval } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { homePaths } from '../../engine/home.ts';
+import { homePaths } from '../../engine/platform/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';

@@ -7,7 +7,7 @@ import type { ServerProposal } from '../../../src-shared/api.ts';
 import { ownEntry } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
-import { ensureHome, homePaths } from '../../engine/home.ts';
+import { ensureHome, homePaths } from '../../engine/platform/home.ts';
 import { PinStore } from '../../engine/trust/pins.ts';
 import { proposalLines, proposalPointer } from '../../engine/trust/proposals.ts';
 import { releaseProposedBundles } from '../../engine/catalog/bundle-store.ts';

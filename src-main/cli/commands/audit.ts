@@ -1,5 +1,5 @@
 // `switchboard audit [--json] [--limit N] [--profile P] [--server S] [--client C]`: newest first; reads the files when no engine runs.
-import { homePaths } from '../../engine/home.ts';
+import { homePaths } from '../../engine/platform/home.ts';
 import { AuditLog } from '../../engine/records/audit-log.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';

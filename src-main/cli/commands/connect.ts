@@ -7,7 +7,7 @@ import { checkListing } from '../../engine/clients/listing.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { SocketControlClient } from '../engine-client.ts';
-import { homePaths } from '../../engine/home.ts';
+import { homePaths } from '../../engine/platform/home.ts';
 import { isLimitedClient } from '../../../src-shared/client-limits.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 

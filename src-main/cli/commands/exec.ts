@@ -2,7 +2,7 @@
 // an error kind. Starts an engine when none runs (the upstream servers live there).
 import { readFileSync } from 'node:fs';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { homePaths } from '../../engine/home.ts';
+import { homePaths } from '../../engine/platform/home.ts';
 import { ensureEngine } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../context.ts';

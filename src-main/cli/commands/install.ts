@@ -16,8 +16,8 @@ import { RegistryClient, registryTimeoutMs } from '../../engine/catalog/registry
 import { probeSignIn } from '../../engine/catalog/sign-in-probe.ts';
 import { compareVersions, type RegistryEntry } from '../../engine/catalog/server-json.ts';
 import { checkServer } from '../../engine/clients/doctor.ts';
-import { isCodeLoadingEnv } from '../../engine/clients/import.ts';
-import { ensureHome, homePaths } from '../../engine/home.ts';
+import { isCodeLoadingEnv } from '../../engine/trust/code-loading-env.ts';
+import { ensureHome, homePaths } from '../../engine/platform/home.ts';
 import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
 import { loginShellPath } from '../../engine/upstream/command-resolve.ts';
 import { parseFlags } from '../args.ts';

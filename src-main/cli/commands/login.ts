@@ -3,7 +3,7 @@
 import { ownEntry, type ServerConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { ConfigStore } from '../../engine/config/store.ts';
-import { ensureHome, homePaths, type HomePaths } from '../../engine/home.ts';
+import { ensureHome, homePaths, type HomePaths } from '../../engine/platform/home.ts';
 import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
 import { signIn } from '../../engine/upstream/oauth/sign-in.ts';
 import type { CliContext } from '../context.ts';

@@ -1,7 +1,7 @@
 // `switchboard logout SERVER`: forgets the server's tokens and registration (SPEC §8).
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
-import { ensureHome, homePaths } from '../../engine/home.ts';
+import { ensureHome, homePaths } from '../../engine/platform/home.ts';
 import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
 import { signInSecretName } from '../../engine/upstream/oauth/sign-in-store.ts';
 import type { CliContext } from '../context.ts';

@@ -1,7 +1,7 @@
 // `switchboard runs [--json] [--profile P] [--limit N]` and `runs show ID [--json]`.
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { runErrorLabel, runRefusal, type RunQuery, type RunRecord } from '../../../src-shared/records.ts';
-import { homePaths } from '../../engine/home.ts';
+import { homePaths } from '../../engine/platform/home.ts';
 import { RunStore } from '../../engine/records/run-store.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';

@@ -2,7 +2,7 @@
 // Values never pass through argv (visible to other users in `ps`) nor config.json.
 import { readFileSync } from 'node:fs';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { ensureHome, homePaths } from '../../engine/home.ts';
+import { ensureHome, homePaths } from '../../engine/platform/home.ts';
 import { FileSecretStore, SECRET_NAME_RE } from '../../engine/secrets/secret-store.ts';
 import type { CliContext } from '../context.ts';
 

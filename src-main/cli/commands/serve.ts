@@ -1,7 +1,7 @@
 // `switchboard serve`: the engine in the foreground, headless, with the UI on 127.0.0.1.
 import { Engine } from '../../engine/engine.ts';
 import { EngineRunningError } from '../../engine/engine-files.ts';
-import { homePaths } from '../../engine/home.ts';
+import { homePaths } from '../../engine/platform/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { stopSignal } from '../../engine/stop-signals.mjs';
 import { TakeOverRefusedError } from '../../engine/handover/take-over.ts';

@@ -5,7 +5,7 @@
 import type { SkillInfo } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { jsonDeeperThan } from '../../../src-shared/codemode/json-depth.ts';
-import { ensureHome, homePaths } from '../../engine/home.ts';
+import { ensureHome, homePaths } from '../../engine/platform/home.ts';
 import { RunStore } from '../../engine/records/run-store.ts';
 import { MAX_SCHEMA_DEPTH, SCHEMA_TOO_DEEP, SkillStore } from '../../engine/codemode/skills.ts';
 import { SocketControlClient } from '../engine-client.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { StatusReport } from '../../../src-shared/api.ts';
 import { validateConfigText } from '../../../src-shared/config/validate.ts';
 import { decodeUtf8 } from '../../engine/config/store.ts';
-import { homePaths } from '../../engine/home.ts';
+import { homePaths } from '../../engine/platform/home.ts';
 import { proposalOf } from '../../engine/trust/proposals.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';

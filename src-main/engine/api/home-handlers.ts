@@ -10,7 +10,7 @@ import type { ConfigStore } from '../config/store.ts';
 import { clientHandlers } from '../clients/client-control.ts';
 import type { ConnectorOptions } from '../clients/connector.ts';
 import { removeDemo } from '../clients/demo-removal.ts';
-import { defaultShimEntry } from '../clients/shim-entry.ts';
+import { defaultShimEntry } from '../platform/shim-entry.ts';
 
 export interface HomeHandlerDeps extends ConnectorOptions {
   /** No --home / $SWITCHBOARD_HOME in force: client entries then leave out --home. */

@@ -5,7 +5,7 @@
 import type { CatalogPrepared, ControlApi } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { checkServer } from '../clients/doctor.ts';
-import { isCodeLoadingEnv } from '../clients/import.ts';
+import { isCodeLoadingEnv } from '../trust/code-loading-env.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { carriedRuntime, lenderFor, type CarriedRuntime } from '../upstream/carried-runtime.ts';
 import { linkPlan, parseInstallLink, type InstallLink } from './install-link.ts';

@@ -10,7 +10,7 @@ import { applyImport, importProfile, planFor } from './import-apply.ts';
 import { previewServer } from './import.ts';
 import { isDemoProfile } from '../../../src-shared/config/starter-profiles.ts';
 import { checkListing } from './listing.ts';
-import { defaultShimEntry } from './shim-entry.ts';
+import { defaultShimEntry } from '../platform/shim-entry.ts';
 
 export interface ClientControlDeps extends ConnectorOptions {
   /** No --home / $SWITCHBOARD_HOME in force: entries then leave out --home. */

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { withClient, type ShimEntry } from './shim-entry.ts';
+import { withClient, type ShimEntry } from '../platform/shim-entry.ts';
 import type { YamlShape } from './yaml-entry-edit.ts';
 
 export interface ClientEnv {

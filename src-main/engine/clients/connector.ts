@@ -11,7 +11,7 @@ import { CLIENT_IDS, CLIENT_SPECS, pasteEntry, type ClientEnv, type ClientSpec }
 import { backupDir, readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
 import { assertWritable, makeBackup, readClientFile, replaceAtomically, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
 import { readEntries, removeEntry, setEntry } from './json-entry-edit.ts';
-import type { ShimEntry } from './shim-entry.ts';
+import type { ShimEntry } from '../platform/shim-entry.ts';
 import { readTomlArrayEntries, readTomlEntries, removeTomlArrayEntry, removeTomlEntry, setTomlArrayEntry, setTomlEntry } from './toml-entry-edit.ts';
 import { readYamlEntries, removeYamlEntry, setYamlEntry, type YamlShape } from './yaml-entry-edit.ts';
 

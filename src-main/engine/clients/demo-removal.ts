@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DEMO_README, isDemoServer } from '../config/default-config.ts';
 import { DEMO_PROFILES, isDemoProfile, MY_TOOLS_PROFILE } from '../../../src-shared/config/starter-profiles.ts';
 import { entryName, listConnectors, type ConnectorOptions } from './connector.ts';
-import type { ShimEntry } from './shim-entry.ts';
+import type { ShimEntry } from '../platform/shim-entry.ts';
 
 export interface DemoRemovalDeps extends ConnectorOptions {
   /** A validated, atomic edit of config.json (ConfigStore.update). */

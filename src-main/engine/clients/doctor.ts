@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { validateConfigText } from '../../../src-shared/config/validate.ts';
-import { homePaths } from '../home.ts';
+import { homePaths } from '../platform/home.ts';
 import { buildChildEnv, pathKey } from '../upstream/child-env.ts';
 import { loginShellPath, resolveCommand } from '../upstream/command-resolve.ts';
 import { userHome, type ClientEnv } from './client-specs.ts';

@@ -7,7 +7,7 @@ import { isDemoProfile, MY_TOOLS_PROFILE } from '../../../src-shared/config/star
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { entryName, type Connector, type WriteOutcome } from './connector.ts';
 import { planImport, type ImportPlan } from './import.ts';
-import type { ShimEntry } from './shim-entry.ts';
+import type { ShimEntry } from '../platform/shim-entry.ts';
 
 /** The config.json side of an import. */
 export interface ImportTarget {

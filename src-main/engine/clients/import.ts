@@ -6,6 +6,7 @@ import type { ImportServerPreview } from '../../../src-shared/api.ts';
 import { SERVER_NAME_RE, ServerConfig } from '../../../src-shared/config/schema.ts';
 import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import { ENTRY_PREFIX } from './connector.ts';
+import { codeLoadingEnv, isCodeLoadingEnv } from '../trust/code-loading-env.ts';
 
 export type ImportItem =
   /** `taken`: the client's name was already used by a different server here, so it got `name` instead. */
@@ -126,35 +127,6 @@ export function planImport(
     items.push({ action: 'add', clientName, name, config, ...(name !== base ? { taken: base } : {}) });
   }
   return { items, toAdd };
-}
-
-// Variables that change what code a process loads or runs before its own: preloaded libraries,
-// interpreter options and module paths, shell startup files. A client's file that sets one can
-// run anything under any command line, so the dry run shows their values and flags them.
-const CODE_LOADING_ENV = new Set([
-  'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'ELECTRON_RUN_AS_NODE',
-  'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONINSPECT',
-  'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'PERL5DB', 'RUBYOPT', 'RUBYLIB',
-  'BASH_ENV', 'ENV', 'ZDOTDIR', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS',
-  'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH',
-  'GIT_SSH_COMMAND', 'GIT_EXEC_PATH', 'PATH', 'PATHEXT', 'COMSPEC',
-]);
-const CODE_LOADING_PREFIXES = ['LD_', 'DYLD_'];
-
-/** Whether an env variable changes how code loads (NODE_OPTIONS, LD_PRELOAD, DYLD_*, PYTHONPATH…). */
-export function isCodeLoadingEnv(name: string): boolean {
-  const n = name.toUpperCase(); // Windows names are case-insensitive
-  return CODE_LOADING_ENV.has(n) || CODE_LOADING_PREFIXES.some((p) => n.startsWith(p));
-}
-
-/** The code-loading variables of an env map, with their values (a secret reference is named, not resolved). */
-export function codeLoadingEnv(env: ServerConfig['env']): { name: string; value: string }[] {
-  const out: { name: string; value: string }[] = [];
-  for (const [name, v] of Object.entries(env ?? {})) {
-    if (!isCodeLoadingEnv(name)) continue;
-    out.push({ name, value: typeof v === 'string' ? v : `{ "secret": ${JSON.stringify((v as { secret?: unknown }).secret)} }` });
-  }
-  return out;
 }
 
 /** Quotes outside text for one line of the dry run: JSON string form, every control character escaped. */

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { escapeRegExp } from '../../../src-shared/regexp.ts';
 import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import type { ClientCheck } from '../../../src-shared/api.ts';
-import { killTree } from '../process-tree.ts';
+import { killTree } from '../platform/process-tree.ts';
 import { findOnPath } from './connector.ts';
 import type { ClientEnv } from './client-specs.ts';
 

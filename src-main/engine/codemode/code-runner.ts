@@ -18,7 +18,8 @@ import { ResultTooLarge, keptNote, type ResultHandles } from './result-handles.t
 import { calleeAt, readinessNote, unknownMethodHint, unknownNameHint } from './sandbox-hints.ts';
 import { SKILLS_GLOBAL, SKILLS_SERVER } from '../../../src-shared/codemode/catalog.ts';
 import { approvalTimeoutSec, needsApproval, type ApprovalCenter, type ApprovalDecision } from './approvals.ts';
-import { inputProblem, type SkillRecord, type SkillStore } from './skills.ts';
+import { inputProblem, type SkillStore } from './skills.ts';
+import type { SkillRecord } from '../../../src-shared/codemode/skill-catalog.ts';
 import { clientIdField } from '../../../src-shared/client-names.ts';
 
 /** The record's error; a run that failed on a refused approval says who refused it. */

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { APP_ROOT, BUNDLED } from '../app-root.ts';
+import { APP_ROOT, BUNDLED } from '../platform/app-root.ts';
 import { DEFAULT_BUDGETS } from '../../../src-shared/config/budgets.ts';
 import type { FromWorker, ToWorker, WorkerData } from './sandbox-protocol.ts';
 

@@ -2,16 +2,13 @@
 // file of the home (`skills.json`, written atomically) and offered to code as `skills.NAME(input)`
 // in profiles that set `"codeMode": { "skills": true }`. A skill whose tools left a profile stays saved; that
 // profile shows it as unavailable.
-import type { SkillInfo } from '../../../src-shared/api.ts';
-import type { CatalogSkills, CatalogTool } from '../../../src-shared/codemode/catalog.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { valueDeeperThan } from '../../../src-shared/codemode/json-depth.ts';
 import { RESERVED_WORDS, SANDBOX_GLOBALS } from '../../../src-shared/names.ts';
 import type { RunRecord } from '../../../src-shared/records.ts';
+import type { SkillRecord } from '../../../src-shared/codemode/skill-catalog.ts';
 import { AtomicTextFile } from '../config/atomic-file.ts';
 import { readHomeFileSync } from '../../shim/home-file.mjs';
-
-export type SkillRecord = Omit<SkillInfo, 'available' | 'missing'>;
 
 interface SkillsFile {
   version: 1;
@@ -86,28 +83,6 @@ export function inputProblem(schema: Record<string, unknown>, input: unknown): s
     if (!ok) return `"${key}" is a ${want}, not ${got === 'object' ? 'an object' : got === 'array' ? 'an array' : `a ${got}`}`;
   }
   return undefined;
-}
-
-/** What a profile lacks of a skill's tools (its servers or its tools left the profile). */
-export function missingTools(skill: SkillRecord, profile: { includes(server: string): boolean; allows(server: string, tool: string): boolean }): string[] {
-  return skill.tools.filter((name) => {
-    const dot = name.indexOf('.');
-    const server = name.slice(0, dot);
-    const tool = name.slice(dot + 1);
-    return !profile.includes(server) || !profile.allows(server, tool);
-  });
-}
-
-/** The skills group of a profile's code catalog. */
-export function catalogSkills(skills: SkillRecord[], profile: Parameters<typeof missingTools>[1]): CatalogSkills {
-  const tools: CatalogTool[] = [];
-  const unavailable: string[] = [];
-  for (const s of skills) {
-    const missing = missingTools(s, profile);
-    if (missing.length) unavailable.push(`${s.name} (needs ${missing.join(', ')})`);
-    else tools.push({ name: s.name, description: s.description, inputSchema: s.input });
-  }
-  return { tools, unavailable };
 }
 
 export class SkillStore {

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { APP_ROOT } from '../app-root.ts';
-import { SHIM_PATH_ENV } from '../clients/shim-entry.ts';
+import { APP_ROOT } from '../platform/app-root.ts';
+import { SHIM_PATH_ENV } from '../platform/shim-entry.ts';
 import { DEMO_PROFILES } from '../../../src-shared/config/starter-profiles.ts';
 
 const require = createRequire(import.meta.url);

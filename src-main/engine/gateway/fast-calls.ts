@@ -8,7 +8,7 @@
 // did. A code profile's `execute` takes the fast path too: it is the one call of that surface.
 import type { JSONRPCMessage, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { SwitchboardError } from '../../../src-shared/errors.ts';
-import { EXECUTE } from '../codemode/code-tools.ts';
+import { EXECUTE } from './code-tools.ts';
 import { errorResult } from './profile-requests.ts';
 import type { GatewayPort, SessionBase } from './session-base.ts';
 

@@ -14,7 +14,7 @@ import { answerWithoutClient, callEndedMessage, NotAskedError } from '../upstrea
 import type { DirectCalls } from '../upstream/direct-calls.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
 import { ClientSession } from './session.ts';
-import { RootsRouter } from './roots.ts';
+import { RootsRouter } from '../upstream/roots.ts';
 import { SessionBase, type CallContext, type CallOrigin, type DirectAnswer, type DirectCallContext, type DirectCallHandle, type GatewayPort } from './session-base.ts';
 import type { ModernSession } from './modern-session.ts';
 import { loadModernEra, modernEra } from './load-modern.ts';
@@ -24,7 +24,7 @@ import { ListenBridge } from './listen-bridge.ts';
 import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
 import { TaskBridge } from './task-bridge.ts';
-import { CallLogRelay } from './call-logs.ts';
+import { CallLogRelay } from '../upstream/call-logs.ts';
 import { RecentClients } from './recent-clients.ts';
 import { clientIdField } from '../../../src-shared/client-names.ts';
 

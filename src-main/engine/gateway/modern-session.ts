@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TASKS_EXTENSION } from './task-bridge.ts';
-import { LOG_LEVEL_META_KEY } from './call-logs.ts';
+import { LOG_LEVEL_META_KEY } from '../upstream/call-logs.ts';
 import { ErrorCode, McpError, type CallToolResult, type RequestId, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { clientText, MAX_CLIENT_VERSION_CHARS } from '../../../src-shared/terminal-text.ts';
 import * as requests from './profile-requests.ts';

@@ -3,7 +3,7 @@
 // search_tools, get_schema), resources and prompts routed to the server that owns them.
 import { ErrorCode, McpError, type CallToolResult, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_META, SwitchboardError, toErrorData, type ErrorData } from '../../../src-shared/errors.ts';
-import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
+import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from './code-tools.ts';
 import type { ProfileView, ToolTarget } from './profile-view.ts';
 import { modernTask, type LegacyTask, type TaskOwner } from './task-bridge.ts';
 import type { CallContext, GatewayPort as Gateway, SessionBase } from './session-base.ts';

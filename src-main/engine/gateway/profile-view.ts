@@ -7,8 +7,8 @@ import { CLIENT_LIMITS, isLimitedClient, nameBudget } from '../../../src-shared/
 import { buildCodeCatalog } from '../../../src-shared/codemode/catalog.ts';
 import { RESULTS_DECLARATION, type ObservedReturn } from '../../../src-shared/codemode/declarations.ts';
 import { compileServerFilters, compileToolFilter, type ToolPredicate } from './tool-filter.ts';
-import { codeSurfaceTools } from '../codemode/code-tools.ts';
-import { catalogSkills, type SkillRecord } from '../codemode/skills.ts';
+import { codeSurfaceTools } from './code-tools.ts';
+import { catalogSkills, type SkillRecord } from '../../../src-shared/codemode/skill-catalog.ts';
 
 export interface CatalogSource {
   /** Tools of a ready server, or undefined when it is not ready. */

@@ -6,7 +6,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { InputBridge } from './input-bridge.ts';
 import type { SwitchboardError } from '../../../src-shared/errors.ts';
 import { TASKS_EXTENSION, type TaskBridge } from './task-bridge.ts';
-import type { CallLogRelay } from './call-logs.ts';
+import type { CallLogRelay } from '../upstream/call-logs.ts';
 import type { RecentClients } from './recent-clients.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
 import type { ProfileView } from './profile-view.ts';

@@ -9,12 +9,12 @@ import path from 'node:path';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { httpStatusFor, toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Gateway } from '../gateway/gateway.ts';
-import { APP_ROOT } from '../app-root.ts';
+import { APP_ROOT } from '../platform/app-root.ts';
 import { BoundedEventStore } from './event-store.ts';
 import { uiBuildFor } from './ui-build.ts';
 import { MAX_MESSAGE_BYTES } from '../gateway/line-transport.ts';
 import type { ModernMcpEndpoint } from './modern-endpoint.ts';
-import { loadModernEra } from '../gateway/load-modern.ts';
+import { loadModernEra } from './load-modern.ts';
 
 export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
 /** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */

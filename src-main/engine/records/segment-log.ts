@@ -25,7 +25,7 @@
 // record-index.ts (the in-memory index), segment-reader.ts (reading lines), write-queue.ts.
 import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { ensurePrivateDir } from '../home.ts';
+import { ensurePrivateDir } from '../platform/home.ts';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
 import { addIndexFile, decodeIndexFile, encodeIndexFile } from './index-file.ts';
 import { currentSecrets, redactDeep } from './redact.ts';

@@ -84,7 +84,7 @@ export class PinStore {
 
   /**
    * Catalogs known before their servers ever ran here (the first-run demo's, shipped with the app:
-   * config/demo-pins.ts), recorded as if each server had listed them, in one write. A server
+   * trust/demo-pins.ts), recorded as if each server had listed them, in one write. A server
    * that has pins already keeps them.
    */
   seed(catalogs: Readonly<Record<string, readonly Tool[]>>): void {

@@ -5,7 +5,7 @@ import type { ServerProposal } from '../../../src-shared/api.ts';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { configPointer } from '../../../src-shared/config/paths.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
-import { isCodeLoadingEnv } from '../clients/import.ts';
+import { isCodeLoadingEnv } from './code-loading-env.ts';
 
 /** Who proposed the server, or undefined when the user wrote it (it runs as written). */
 export function proposedBy(config: Pick<ServerConfig, 'proposedBy'>): string | undefined {

@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { APP_ROOT } from '../app-root.ts';
-import { SHIM_PATH_ENV } from '../clients/shim-entry.ts';
+import { APP_ROOT } from '../platform/app-root.ts';
+import { SHIM_PATH_ENV } from '../platform/shim-entry.ts';
 
 export interface CarriedRuntime {
   /** The binary that runs JavaScript as Node: node itself, the Electron binary, or the packaged app's shim. */

@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
 import { LineSplitter } from '../../shim/line-splitter.mjs';
-import { groupAlive, killGroup, killGroupAndWait, taskkillTree } from '../process-tree.ts';
+import { groupAlive, killGroup, killGroupAndWait, taskkillTree } from '../platform/process-tree.ts';
 import { cmdShellArgs } from './command-resolve.ts';
 import type { ServerLog } from './server-log.ts';
 

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { isDeepStrictEqual } from 'node:util';
 import type { ServerStatus } from '../../../src-shared/api.ts';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
-import { differsOnlyInRoots } from '../gateway/roots.ts';
+import { differsOnlyInRoots } from './roots.ts';
 import { answerWithoutClient } from './answer-without-client.ts';
 import { Upstream, type NotificationHandler, type ServerRequestHandler, type UpstreamOptions } from './server-connection.ts';
 

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { homePaths } from '../../../src-main/engine/home.ts';
+import { homePaths } from '../../../src-main/engine/platform/home.ts';
 import { cleanupHomes, fixtureServer, makeHome } from '../../helpers/home.ts';
 import { serve, type Served } from '../../helpers/serve.ts';
 

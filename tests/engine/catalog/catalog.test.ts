@@ -10,7 +10,7 @@ import { catalogContext, failure } from './helpers.ts';
 import { run as install, type InstallDeps } from '../../../src-main/cli/commands/install.ts';
 import { run as search } from '../../../src-main/cli/commands/search.ts';
 import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';
-import { homePaths } from '../../../src-main/engine/home.ts';
+import { homePaths } from '../../../src-main/engine/platform/home.ts';
 import { startRegistry, type LocalRegistry } from '../../fixtures/registry/registry-server.ts';
 
 let registry: LocalRegistry;

@@ -9,7 +9,7 @@ import type { CliContext } from '../../../src-main/cli/context.ts';
 import { run as install } from '../../../src-main/cli/commands/install.ts';
 import { parseInstallLink } from '../../../src-main/engine/catalog/install-link.ts';
 import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';
-import { homePaths } from '../../../src-main/engine/home.ts';
+import { homePaths } from '../../../src-main/engine/platform/home.ts';
 import { startRegistry, type LocalRegistry } from '../../fixtures/registry/registry-server.ts';
 import { catalogContext, failure } from './helpers.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLIENT_SPECS, type ClientSpec } from '../../../src-main/engine/clients/client-specs.ts';
 import { CLIENT_NAMES } from '../../../src-shared/client-names.ts';
-import { defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
+import { defaultShimEntry } from '../../../src-main/engine/platform/shim-entry.ts';
 import { cleanupHomes, fixtureServer, makeHome } from '../../helpers/home.ts';
 import { FIXTURES, singleInsertion, tempUser, toolsFromEntry } from './helpers.ts';
 

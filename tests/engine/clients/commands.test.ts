@@ -9,7 +9,7 @@ import { run as connect } from '../../../src-main/cli/commands/connect.ts';
 import { run as disconnect } from '../../../src-main/cli/commands/disconnect.ts';
 import { run as importCmd } from '../../../src-main/cli/commands/import.ts';
 import { run as undo } from '../../../src-main/cli/commands/undo.ts';
-import { checkoutNativeShim, defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
+import { checkoutNativeShim, defaultShimEntry } from '../../../src-main/engine/platform/shim-entry.ts';
 import { FIXTURES, singleInsertion, tempUser, type TempUser } from './helpers.ts';
 import { run as clientsCmd } from '../../../src-main/cli/commands/clients.ts';
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../src-main/engine/config/store.ts';
 import { defaultConfig, isDemoServer } from '../../../src-main/engine/config/default-config.ts';
 import { removeDemo } from '../../../src-main/engine/clients/demo-removal.ts';
-import { defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
+import { defaultShimEntry } from '../../../src-main/engine/platform/shim-entry.ts';
 import { referenceServer } from '../../helpers/home.ts';
 import { tempUser, type TempUser } from './helpers.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src-main/cli/context.ts';
 import { run as connect } from '../../../src-main/cli/commands/connect.ts';
 import { checkListing, readListing } from '../../../src-main/engine/clients/listing.ts';
-import { defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
+import { defaultShimEntry } from '../../../src-main/engine/platform/shim-entry.ts';
 import { CAN_FIND_MARKED } from '../../helpers/processes.ts';
 import { CLAUDE_OK, listingStartingServers } from './listing-servers.ts';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findOnPath, getConnector } from '../../../src-main/engine/clients/connector.ts';
-import { defaultShimEntry } from '../../../src-main/engine/clients/shim-entry.ts';
+import { defaultShimEntry } from '../../../src-main/engine/platform/shim-entry.ts';
 import { cleanupHomes, fixtureServer, makeHome } from '../../helpers/home.ts';
 
 const run = promisify(execFile);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { cleanupHomes, cli, fixtureServer, makeHome, shimClient, waitFor } from '../../helpers/home.ts';
-import { homePaths } from '../../../src-main/engine/home.ts';
+import { homePaths } from '../../../src-main/engine/platform/home.ts';
 import { SocketControlClient } from '../../../src-main/cli/engine-client.ts';
 import { approvalTimeoutSec, needsApproval } from '../../../src-main/engine/codemode/approvals.ts';
 import { runErrorLabel, type AuditEntry, type RunRecord } from '../../../src-shared/records.ts';

@@ -1,4 +1,4 @@
-// A fresh home starts with the demo servers' shipped catalogs pinned (config/demo-pins.ts), so a
+// A fresh home starts with the demo servers' shipped catalogs pinned (trust/demo-pins.ts), so a
 // client's first tools/list there is answered while the three servers are still starting; and
 // those catalogs are exactly what the shipped servers list (else run
 // scripts/capture-demo-catalogs.mjs). Real engine on a new home, the real reference servers.

@@ -1,11 +1,11 @@
-// Where a home's files live (SPEC §2, src-main/engine/home.ts): the home's resolution order, the
+// Where a home's files live (SPEC §2, src-main/engine/platform/home.ts): the home's resolution order, the
 // OS app-data folders, and a socket path that stays within the Unix limit. The shim's copy of
 // these rules is held to them in tests/shim/shim-paths.test.ts.
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultHome, ensurePrivateDir, homePaths, resolveHome, shortRunDir } from '../../src-main/engine/home.ts';
+import { defaultHome, ensurePrivateDir, homePaths, resolveHome, shortRunDir } from '../../../src-main/engine/platform/home.ts';
 
 describe('resolveHome', () => {
   const env = { HOME: '/home/ada', SWITCHBOARD_HOME: 'rel/sb' };

@@ -2,7 +2,7 @@
 // dump of its env, an auth error echoing the header), and that text reaches a file, the UI and
 // `lastError`. Redacted per whole line, so a secret split across stderr chunks is still caught.
 import { redactSecrets } from '../records/redact.ts';
-import { ServerLog, type ServerLogOptions } from '../upstream/server-log.ts';
+import { ServerLog, type ServerLogOptions } from './server-log.ts';
 
 /** How long a list of secret values is reused, in ms: a chatty server must not re-read the store per line. */
 const SECRETS_TTL_MS = 1000;

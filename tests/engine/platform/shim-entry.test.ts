@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkoutNativeShim, defaultShimEntry, installedShimPath } from '../../../src-main/engine/clients/shim-entry.ts';
+import { checkoutNativeShim, defaultShimEntry, installedShimPath } from '../../../src-main/engine/platform/shim-entry.ts';
 import { BIN } from '../../helpers/home.ts';
 
 describe('the shim entry written into client configs', () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codeSurfaceTools } from '../../../src-main/engine/codemode/code-tools.ts';
+import { codeSurfaceTools } from '../../../src-main/engine/gateway/code-tools.ts';
 import { buildCodeCatalog, type CatalogServer } from '../../../src-shared/codemode/catalog.ts';
 import { CODE_MODE_DEFAULTS, DEFAULT_BUDGETS } from '../../../src-shared/config/schema.ts';
 

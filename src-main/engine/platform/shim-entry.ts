@@ -2,7 +2,7 @@
 // working folder and without the client's PATH (GUI apps on macOS get a minimal one).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { APP_BIN, APP_ROOT } from '../app-root.ts';
+import { APP_BIN, APP_ROOT } from './app-root.ts';
 
 export interface ShimEntry {
   command: string;
