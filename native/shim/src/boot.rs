@@ -16,17 +16,17 @@ pub use early::{Early, Reply};
 use crate::home_file;
 use crate::json::{self, Members};
 use crate::sha256::sha256_hex;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-/// Mirrors BOOT_FILE_VERSION of boot-answer.mjs: a file of another version is not used.
-const BOOT_FILE_VERSION: f64 = 1.0;
+/// A file of another version is not used (bootFileVersion of src-shared/shim-rules.json).
+pub(crate) const BOOT_FILE_VERSION: f64 = 1.0;
 /// A boot file larger than this is not read, in bytes (the engine's are a few hundred kB).
-const MAX_BOOT_FILE_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_BOOT_FILE_BYTES: u64 = 64 << 20;
 
 /// The lists a boot answer may hold: the method that asks for each and its key in the file and
 /// the hello (BOOT_LIST_METHODS of boot-answer.mjs).
-const LISTS: [(&str, &str); 4] =
+pub(crate) const LISTS: [(&str, &str); 4] =
     [("tools/list", "tools"), ("prompts/list", "prompts"), ("resources/list", "resources"), ("resources/templates/list", "resourceTemplates")];
 
 /// The file's name for a client of a profile (bootKey of boot-answer.mjs): the first 32 hex digits
@@ -35,6 +35,13 @@ pub fn key(profile: &str, connector: &str, client_name: &str) -> String {
     let mut h = sha256_hex(format!("{profile}\0{connector}\0{client_name}").as_bytes());
     h.truncate(32);
     h
+}
+
+/// Where the boot answer for a client of a profile is in `home`.
+pub fn file(home: &str, profile: &str, connector: &str, client_name: &[u16]) -> PathBuf {
+    // Hashed as Node's createHash().update(string, 'utf8') does: a lone surrogate as U+FFFD.
+    let name = String::from_utf16_lossy(client_name);
+    Path::new(home).join("run").join("boot").join(format!("{}.json", key(profile, connector, &name)))
 }
 
 /// What Node's `statSync(file, { bigint: true })` gives as `${mtimeNs}:${size}`, or `-` when the
@@ -74,10 +81,7 @@ pub struct BootFile {
 
 /// The boot answer for this client, or None when there is none that may be used.
 pub fn read(home: &str, profile: &str, connector: &str, client_name: &[u16]) -> Option<BootFile> {
-    // Hashed as Node's createHash().update(string, 'utf8') does: a lone surrogate as U+FFFD.
-    let name = String::from_utf16_lossy(client_name);
-    let file = Path::new(home).join("run").join("boot").join(format!("{}.json", key(profile, connector, &name)));
-    let text = read_text(&file)?;
+    let text = read_text(&file(home, profile, connector, client_name))?;
     parse(text.as_bytes(), profile, connector, client_name, &file_stamp(&Path::new(home).join("config.json")))
 }
 
@@ -209,14 +213,6 @@ pub(crate) mod tests {
 
     fn answer(b: &BootFile, line: &str) -> Option<Answer> {
         b.answer(&json::members(line.as_bytes()).unwrap())
-    }
-
-    #[test]
-    fn names_the_file_as_the_engine_does() {
-        // bootKey('p', '', 'Claude Code') and bootKey('p', 'cursor', 'x') of boot-answer.mjs.
-        assert_eq!(key("p", "", "Claude Code"), "3e33d3126a83b4037e35d75d375d07a0");
-        assert_eq!(key("p", "cursor", "x"), "2b14658ce7fe799eeab2def3bd937921");
-        assert_eq!(key("p", "", "\u{e9}"), "5cd878170ee1b14bd5a7a185c371e8bc");
     }
 
     #[test]

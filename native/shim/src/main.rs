@@ -39,6 +39,8 @@ mod relay;
 mod sha256;
 mod start_claim;
 mod stdio;
+#[cfg(test)]
+mod rules_test;
 
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};

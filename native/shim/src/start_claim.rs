@@ -9,10 +9,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-const START_CLAIM_FILE: &str = "engine-start.claim";
-const START_CLAIM_STALE: Duration = Duration::from_secs(15);
+pub(crate) const START_CLAIM_FILE: &str = "engine-start.claim";
+pub(crate) const START_CLAIM_STALE: Duration = Duration::from_secs(15);
 
-fn claim_path(home: &str) -> PathBuf {
+pub(crate) fn claim_path(home: &str) -> PathBuf {
     Path::new(home).join("run").join(START_CLAIM_FILE)
 }
 
