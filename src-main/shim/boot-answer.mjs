@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { readHomeFileSync } from './home-file.mjs';
 
-/** Mirrors BOOT_FILE_VERSION and BOOT_LISTS of boot-answers.ts (tests/shim/boot-answer.test.ts keeps them in step). */
+/** A file of another version is not used. This, the bound and the lists are rules both shims share (src-shared/shim-rules.json). */
 export const BOOT_FILE_VERSION = 1;
 /** A boot file larger than this is not read, in bytes (the engine's are a few hundred kB; MAX_BOOT_FILE_BYTES of boot.rs). */
 export const MAX_BOOT_FILE_BYTES = 64 << 20;

@@ -123,7 +123,7 @@ export function engineCommand(home, opts = {}) {
  * each. The file holds the claimant's pid; it is released when the claimant reaches the engine
  * or its engine exits, and broken when its pid is gone or it is older than START_CLAIM_STALE_MS (or dated further ahead)
  * (a claimant killed mid-start; an engine start takes a second or two). The native shim
- * (native/shim/src/main.rs) follows the same file and rules.
+ * (native/shim/src/start_claim.rs) follows the same file and rules (src-shared/shim-rules.json).
  */
 export const START_CLAIM_FILE = 'engine-start.claim';
 export const START_CLAIM_STALE_MS = 15_000;

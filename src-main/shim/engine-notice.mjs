@@ -3,7 +3,7 @@
 // its home over, docs/updates.md) out of the byte stream a shim relays to its client, which must
 // never see it. The engine writes it as a line of its own, starting with NOTICE_HEAD; every other
 // line passes through as it streams (a line is held only while its first bytes could still be
-// the notice's). native/shim/src/main.rs cuts the same line.
+// the notice's). native/shim/src/notice.rs cuts the same line.
 
 export const NOTICE_HEAD = Buffer.from('{"jsonrpc":"2.0","method":"notifications/switchboard/engineMoving"');
 const NEWLINE = 0x0a;

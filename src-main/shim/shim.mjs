@@ -14,14 +14,13 @@
 // sent to it (and the client has answered that engine's own requests); the two connections'
 // lines reach the client whole (stdout-mux.mjs).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { answerFromBoot, clientNameOf, initializeFromBoot, readBootAnswer } from './boot-answer.mjs';
 import { claimEngineStart, engineCommand, engineEnv } from './engine-launch.mjs';
 import { EngineAnswers } from './engine-answers.mjs';
+import { resolveHome, socketPath } from './home-paths.mjs';
 import { NoticeCutter } from './engine-notice.mjs';
 import { LineSplitter } from './line-splitter.mjs';
 import { StdoutMux } from './stdout-mux.mjs';
@@ -52,33 +51,6 @@ function parseArgs(argv) {
 /** The connector's client id (`connect CLIENT` writes `--client CLIENT`), as src-shared/client-limits.ts CONNECTOR_ID_RE. */
 const CLIENT_ID_RE = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
-// Mirrors src-main/engine/platform/home.ts (kept in sync by tests/shim/shim-paths.test.ts): the shim
-// cannot load TypeScript without paying tsx's start-up.
-/** @param {string | undefined} flag */
-export function resolveHomeForShim(flag, env = process.env, platform = process.platform) {
-  if (flag) return path.resolve(flag);
-  if (env.SWITCHBOARD_HOME) return path.resolve(env.SWITCHBOARD_HOME);
-  const userHome = env.HOME || env.USERPROFILE || os.homedir();
-  if (platform === 'darwin') return path.join(userHome, 'Library', 'Application Support', 'Switchboard');
-  if (platform === 'win32') return path.join(env.APPDATA || path.join(userHome, 'AppData', 'Roaming'), 'Switchboard');
-  return path.join(env.XDG_CONFIG_HOME || path.join(userHome, '.config'), 'Switchboard');
-}
-
-/** @param {string} home */
-export function socketPathForShim(home, platform = process.platform) {
-  if (platform === 'win32') {
-    const h = createHash('sha256').update(home.toLowerCase()).digest('hex').slice(0, 16);
-    return `\\\\.\\pipe\\switchboard-${h}`;
-  }
-  const p = path.join(home, 'run', 'engine.sock');
-  if (Buffer.byteLength(p) <= 100) return p;
-  const h = createHash('sha256').update(home).digest('hex').slice(0, 12);
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const rt = process.env.XDG_RUNTIME_DIR;
-  const base = rt && Buffer.byteLength(rt) < 60 ? rt : os.tmpdir();
-  return path.join(base, `switchboard-${uid}-${h}`, 'engine.sock');
-}
-
 /** @param {string} message @returns {never} */
 function fail(message) {
   process.stderr.write(`switchboard shim: ${message}\n`);
@@ -89,8 +61,8 @@ function fail(message) {
 export async function runShim(argv) {
   const args = parseArgs(argv);
   if (!args.profile) fail('missing --profile NAME (the Switchboard profile this client uses)');
-  const home = resolveHomeForShim(args.home);
-  const sockPath = socketPathForShim(home);
+  const home = resolveHome(args.home);
+  const sockPath = socketPath(home);
   const profile = /** @type {string} */ (args.profile);
   // Told to the engine so it knows the client's limits even when its clientInfo is vague; an id that is none is left out.
   const client = args.client !== undefined && CLIENT_ID_RE.test(args.client) ? { client: args.client } : {};

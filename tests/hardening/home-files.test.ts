@@ -10,7 +10,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BootAnswers, MAX_BOOT_FILES, bootKey } from '../../src-main/engine/gateway/boot-answers.ts';
-import { socketPathForShim } from '../../src-main/shim/shim.mjs';
+import { socketPath } from '../../src-main/shim/home-paths.mjs';
 import { NATIVE_SHIM_UNAVAILABLE, ROOT, SHIM_KINDS, cleanupHomes, enginePid, existsSync, fixtureServer, makeHome, shimCommand, stopEngine, waitFor, type ShimKind } from '../helpers/home.ts';
 import { hardeningCase } from './hardening-case.ts';
 import { serveEngine } from './serve-engine.ts';
@@ -180,7 +180,7 @@ describe('issue 29: things planted in the home', () => {
     const clients = MAX_BOOT_FILES + 16;
     try {
       // Each a client naming itself anew, straight on the engine's socket as a shim speaks.
-      for (let i = 0; i < clients; i++) await listAs(socketPathForShim(home), `rotating client ${i}`);
+      for (let i = 0; i < clients; i++) await listAs(socketPath(home), `rotating client ${i}`);
       // Regular files by the folder's own listing (an lstat after it could meet one pruned meanwhile).
       const answers = () => readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile() && /^[0-9a-f]{32}\.json$/.test(d.name)).map((d) => d.name);
       // Written 150 ms after each list; the last ones settle shortly after the loop.
@@ -204,7 +204,7 @@ describe('issue 29: things planted in the home', () => {
       for (const name of theirs) writeFileSync(path.join(elsewhere, name), 'theirs');
       rmSync(dir, { recursive: true });
       symlinkSync(elsewhere, dir);
-      for (let i = 0; i < 3; i++) await listAs(socketPathForShim(home), `linked client ${i}`);
+      for (let i = 0; i < 3; i++) await listAs(socketPath(home), `linked client ${i}`);
       await new Promise((r) => setTimeout(r, 800));
       await tally.attempt('a link in place of the boot folder gets nothing written, and nothing removed where it points', () => {
         expect(readdirSync(elsewhere).sort()).toEqual(theirs.sort());

@@ -10,7 +10,7 @@ import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../helpers/home.
 import { modernPost, serve, type Served } from '../helpers/serve.ts';
 import { hardeningCase } from './hardening-case.ts';
 import net from 'node:net';
-import { socketPathForShim } from '../../src-main/shim/shim.mjs';
+import { socketPath } from '../../src-main/shim/home-paths.mjs';
 
 afterAll(cleanupHomes);
 
@@ -142,7 +142,7 @@ describe('tasks are reached by who made them, not by a claimed name', () => {
 
 /** A 2026-07-28 client on the engine's socket, as behind a shim: raw requests with the `_meta` envelope. */
 async function modernSocket(clientName: string) {
-  const sock = net.connect(socketPathForShim(home));
+  const sock = net.connect(socketPath(home));
   await new Promise<void>((resolve, reject) => sock.once('connect', resolve).once('error', reject));
   sock.write(`${JSON.stringify({ kind: 'mcp', profile: 'p', v: 1 })}\n`);
   const waiting = new Map<number, (m: { result?: Record<string, unknown>; error?: { code: number; message: string } }) => void>();

@@ -1,5 +1,5 @@
-//! The home and socket rules of src-main/engine/platform/home.ts and src-main/shim/shim.mjs, byte for
-//! byte (tests/shim/shim-paths.test.ts runs this binary's `paths` command against both).
+//! The home and socket rules of src-main/shim/home-paths.mjs (which the engine uses too), byte for
+//! byte: src-shared/shim-rules.json holds the cases both are tested against (rules_test.rs here).
 
 use crate::sha256::sha256_hex;
 use std::env;
@@ -37,65 +37,110 @@ fn join_posix(parts: &[&str]) -> String {
     normalize_posix(&nonempty.join("/"))
 }
 
-fn non_empty(name: &str) -> Option<String> {
+/// The platform whose rules apply: the one this binary is built for, or another in tests.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Platform {
+    Linux,
+    MacOs,
+    Windows,
+}
+
+/// What the rules read from the process: its platform, environment (a variable set empty counts
+/// as unset), working folder and user id. `Context::current()` outside tests.
+pub struct Context<'a> {
+    pub platform: Platform,
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+    pub cwd: String,
+    pub uid: u32,
+}
+
+fn process_env(name: &str) -> Option<String> {
     env::var(name).ok().filter(|v| !v.is_empty())
 }
 
-/// path.resolve(p) against the working folder.
-fn resolve(p: &str) -> String {
-    if cfg!(windows) {
-        return windows::resolve(p);
+impl Context<'static> {
+    pub fn current() -> Context<'static> {
+        let platform = if cfg!(windows) {
+            Platform::Windows
+        } else if cfg!(target_os = "macos") {
+            Platform::MacOs
+        } else {
+            Platform::Linux
+        };
+        let fallback = if cfg!(windows) { "" } else { "/" };
+        let cwd = env::current_dir().map(|d| d.to_string_lossy().into_owned()).unwrap_or_else(|_| fallback.into());
+        Context { platform, env: &process_env, cwd, uid: uid() }
     }
-    if p.starts_with('/') {
-        return normalize_posix(p);
-    }
-    let cwd = env::current_dir().map(|d| d.to_string_lossy().into_owned()).unwrap_or_else(|_| "/".into());
-    normalize_posix(&format!("{cwd}/{p}"))
 }
 
-fn user_home() -> String {
-    non_empty("HOME")
-        .or_else(|| non_empty("USERPROFILE"))
-        .or_else(|| {
-            #[allow(deprecated)]
-            env::home_dir().map(|d| d.to_string_lossy().into_owned())
-        })
-        .unwrap_or_default()
+impl Context<'_> {
+    fn var(&self, name: &str) -> Option<String> {
+        (self.env)(name).filter(|v| !v.is_empty())
+    }
+
+    /// path.resolve(p) against the working folder.
+    fn resolve(&self, p: &str) -> String {
+        if self.platform == Platform::Windows {
+            return windows::resolve(p, &self.cwd);
+        }
+        if p.starts_with('/') {
+            return normalize_posix(p);
+        }
+        normalize_posix(&format!("{}/{p}", self.cwd))
+    }
+
+    fn user_home(&self) -> String {
+        self.var("HOME")
+            .or_else(|| self.var("USERPROFILE"))
+            .or_else(|| {
+                #[allow(deprecated)]
+                env::home_dir().map(|d| d.to_string_lossy().into_owned())
+            })
+            .unwrap_or_default()
+    }
+
+    /// Node's os.tmpdir() on POSIX.
+    fn tmpdir(&self) -> String {
+        let mut t = self.var("TMPDIR").or_else(|| self.var("TMP")).or_else(|| self.var("TEMP")).unwrap_or_else(|| "/tmp".into());
+        if t.len() > 1 && t.ends_with('/') {
+            t.pop();
+        }
+        t
+    }
 }
+
+pub const APP_DIR_NAME: &str = "Switchboard";
 
 /// `--home`, else $SWITCHBOARD_HOME, else the OS app-data folder.
 pub fn resolve_home(flag: Option<&str>) -> String {
+    resolve_home_in(flag, &Context::current())
+}
+
+pub fn resolve_home_in(flag: Option<&str>, cx: &Context) -> String {
     if let Some(f) = flag.filter(|f| !f.is_empty()) {
-        return resolve(f);
+        return cx.resolve(f);
     }
-    if let Some(h) = non_empty("SWITCHBOARD_HOME") {
-        return resolve(&h);
+    if let Some(h) = cx.var("SWITCHBOARD_HOME") {
+        return cx.resolve(&h);
     }
-    let home = user_home();
-    if cfg!(target_os = "macos") {
-        return join_posix(&[&home, "Library", "Application Support", "Switchboard"]);
-    }
-    if cfg!(windows) {
-        let appdata = non_empty("APPDATA").unwrap_or_else(|| windows::join(&[&home, "AppData", "Roaming"]));
-        return windows::join(&[&appdata, "Switchboard"]);
-    }
-    match non_empty("XDG_CONFIG_HOME") {
-        Some(x) => join_posix(&[&x, "Switchboard"]),
-        None => join_posix(&[&home, ".config", "Switchboard"]),
+    let home = cx.user_home();
+    match cx.platform {
+        Platform::MacOs => join_posix(&[&home, "Library", "Application Support", APP_DIR_NAME]),
+        Platform::Windows => {
+            let appdata = cx.var("APPDATA").unwrap_or_else(|| windows::join(&[&home, "AppData", "Roaming"]));
+            windows::join(&[&appdata, APP_DIR_NAME])
+        }
+        Platform::Linux => match cx.var("XDG_CONFIG_HOME") {
+            Some(x) => join_posix(&[&x, APP_DIR_NAME]),
+            None => join_posix(&[&home, ".config", APP_DIR_NAME]),
+        },
     }
 }
 
-/// Unix socket paths are limited to ~104 bytes (macOS) / 108 (Linux); the engine stays under 100.
-const MAX_SOCKET_PATH: usize = 100;
-
-/// Node's os.tmpdir() on POSIX.
-fn tmpdir() -> String {
-    let mut t = non_empty("TMPDIR").or_else(|| non_empty("TMP")).or_else(|| non_empty("TEMP")).unwrap_or_else(|| "/tmp".into());
-    if t.len() > 1 && t.ends_with('/') {
-        t.pop();
-    }
-    t
-}
+/// Unix socket paths are limited to ~104 bytes (macOS) / 108 (Linux); the engine stays under, in bytes.
+pub const MAX_SOCKET_PATH_BYTES: usize = 100;
+/// $XDG_RUNTIME_DIR holds the short socket folder only when at most this long, in bytes.
+pub const MAX_RUNTIME_DIR_BYTES: usize = 59;
 
 #[cfg(unix)]
 fn uid() -> u32 {
@@ -112,20 +157,24 @@ fn uid() -> u32 {
 }
 
 pub fn socket_path(home: &str) -> String {
-    if cfg!(windows) {
+    socket_path_in(home, &Context::current())
+}
+
+pub fn socket_path_in(home: &str, cx: &Context) -> String {
+    if cx.platform == Platform::Windows {
         let h = sha256_hex(home.to_lowercase().as_bytes());
         return format!(r"\\.\pipe\switchboard-{}", &h[..16]);
     }
     let p = join_posix(&[home, "run", "engine.sock"]);
-    if p.len() <= MAX_SOCKET_PATH {
+    if p.len() <= MAX_SOCKET_PATH_BYTES {
         return p;
     }
     let h = sha256_hex(home.as_bytes());
-    let base = match non_empty("XDG_RUNTIME_DIR") {
-        Some(rt) if rt.len() < 60 => rt,
-        _ => tmpdir(),
+    let base = match cx.var("XDG_RUNTIME_DIR") {
+        Some(rt) if rt.len() <= MAX_RUNTIME_DIR_BYTES => rt,
+        _ => cx.tmpdir(),
     };
-    join_posix(&[&base, &format!("switchboard-{}-{}", uid(), &h[..12]), "engine.sock"])
+    join_posix(&[&base, &format!("switchboard-{}-{}", cx.uid, &h[..12]), "engine.sock"])
 }
 
 /// Node's path.join / path.resolve for win32, for the cases the home takes (a drive or UNC
@@ -174,14 +223,12 @@ mod windows {
         normalize(&nonempty.join("\\"))
     }
 
-    #[allow(dead_code)]
-    pub fn resolve(p: &str) -> String {
+    pub fn resolve(p: &str, cwd: &str) -> String {
         let q = p.replace('/', "\\");
         let absolute = q.starts_with("\\\\") || (q.len() >= 3 && q.as_bytes()[1] == b':' && q.as_bytes()[2] == b'\\');
         if absolute {
             return normalize(&q);
         }
-        let cwd = std::env::current_dir().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
         normalize(&format!("{cwd}\\{q}"))
     }
 }

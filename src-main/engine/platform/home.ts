@@ -1,27 +1,10 @@
-// Where a home's files live (SPEC §2). Everything that touches the home resolves paths here.
-import { createHash } from 'node:crypto';
+// Where a home's files live (docs/command-line.md). Everything that touches the home resolves paths here.
+// Where the home is and its engine's socket are the shims' rules too: src-main/shim/home-paths.mjs.
 import { mkdirSync, chmodSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { APP_DIR_NAME, defaultHome, resolveHome, shortRunDir, socketPath } from '../../shim/home-paths.mjs';
 
-export const APP_DIR_NAME = 'Switchboard';
-
-/** `--home`, else $SWITCHBOARD_HOME, else the OS app-data folder. */
-export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (flag) return path.resolve(flag);
-  if (env.SWITCHBOARD_HOME) return path.resolve(env.SWITCHBOARD_HOME);
-  return defaultHome(env, platform);
-}
-
-export function defaultHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  const userHome = env.HOME || env.USERPROFILE || os.homedir();
-  if (platform === 'darwin') return path.join(userHome, 'Library', 'Application Support', APP_DIR_NAME);
-  if (platform === 'win32') return path.join(env.APPDATA || path.join(userHome, 'AppData', 'Roaming'), APP_DIR_NAME);
-  return path.join(env.XDG_CONFIG_HOME || path.join(userHome, '.config'), APP_DIR_NAME);
-}
-
-/** Unix socket paths are limited to ~104 bytes (macOS) / 108 (Linux); stay well under. */
-const MAX_SOCKET_PATH = 100;
+export { APP_DIR_NAME, defaultHome, resolveHome, shortRunDir };
 
 export interface HomePaths {
   home: string;
@@ -49,19 +32,11 @@ export interface HomePaths {
 
 export function homePaths(home: string, platform: NodeJS.Platform = process.platform): HomePaths {
   const runDir = path.join(home, 'run');
-  let socket: string;
-  if (platform === 'win32') {
-    const h = createHash('sha256').update(home.toLowerCase()).digest('hex').slice(0, 16);
-    socket = `\\\\.\\pipe\\switchboard-${h}`;
-  } else {
-    socket = path.join(runDir, 'engine.sock');
-    if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) socket = path.join(shortRunDir(home), 'engine.sock');
-  }
   return {
     home,
     config: path.join(home, 'config.json'),
     runDir,
-    socket,
+    socket: socketPath(home, platform),
     engineInfo: path.join(runDir, 'engine.json'),
     lock: path.join(runDir, 'engine.lock'),
     token: path.join(home, 'token'),
@@ -76,14 +51,6 @@ export function homePaths(home: string, platform: NodeJS.Platform = process.plat
     resultsDir: path.join(home, 'results'),
     learnedTypesFile: path.join(home, 'learned-types.json'),
   };
-}
-
-/** A short owner-only folder for the socket when the home's path is too long for one. */
-export function shortRunDir(home: string): string {
-  const h = createHash('sha256').update(home).digest('hex').slice(0, 12);
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const base = process.env.XDG_RUNTIME_DIR && Buffer.byteLength(process.env.XDG_RUNTIME_DIR) < 60 ? process.env.XDG_RUNTIME_DIR : os.tmpdir();
-  return path.join(base, `switchboard-${uid}-${h}`);
 }
 
 /** Creates a folder readable only by its owner (0700), tightening it if it exists. */

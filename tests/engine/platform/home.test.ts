@@ -1,11 +1,11 @@
-// Where a home's files live (SPEC §2, src-main/engine/platform/home.ts): the home's resolution order, the
-// OS app-data folders, and a socket path that stays within the Unix limit. The shim's copy of
-// these rules is held to them in tests/shim/shim-paths.test.ts.
+// Where a home's files live (src-main/engine/platform/home.ts): the home's resolution order, the OS
+// app-data folders, and a socket path that stays within the Unix limit. The rules the shims share
+// are run case by case in tests/shim/shim-rules.test.ts.
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultHome, ensurePrivateDir, homePaths, resolveHome, shortRunDir } from '../../../src-main/engine/platform/home.ts';
+import { defaultHome, ensurePrivateDir, homePaths, resolveHome, shortRunDir } from '../../src-main/engine/platform/home.ts';
 
 describe('resolveHome', () => {
   const env = { HOME: '/home/ada', SWITCHBOARD_HOME: 'rel/sb' };
@@ -19,7 +19,7 @@ describe('resolveHome', () => {
     expect(defaultHome({ HOME: '/home/ada', XDG_CONFIG_HOME: '/cfg' }, 'linux')).toBe('/cfg/Switchboard');
     expect(defaultHome({ HOME: '/Users/ada' }, 'darwin')).toBe('/Users/ada/Library/Application Support/Switchboard');
     expect(defaultHome({ USERPROFILE: 'C:\\Users\\Ada', APPDATA: 'C:\\Users\\Ada\\AppData\\Roaming' }, 'win32')).toBe(
-      path.join('C:\\Users\\Ada\\AppData\\Roaming', 'Switchboard'),
+      path.win32.join('C:\\Users\\Ada\\AppData\\Roaming', 'Switchboard'),
     );
   });
 });
