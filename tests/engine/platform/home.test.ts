@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultHome, ensurePrivateDir, homePaths, resolveHome, shortRunDir } from '../../src-main/engine/platform/home.ts';
+import { defaultHome, ensurePrivateDir, homePaths, resolveHome, shortRunDir } from '../../../src-main/engine/platform/home.ts';
 
 describe('resolveHome', () => {
   const env = { HOME: '/home/ada', SWITCHBOARD_HOME: 'rel/sb' };
