@@ -48,15 +48,20 @@ export interface RuntimeHost {
  * - A checkout (`npm start`): the Electron binary acting as Node (ELECTRON_RUN_AS_NODE).
  * - The installed app: its runAsNode fuse is off (electron-builder.yml), so the Node it ships,
  *   `resources/bin/switchboard-node` (`switchboard-node node SCRIPT`), which reads files from
- *   disk only: the script must be unpacked beside app.asar. The SEA takes no Node options.
+ *   disk only: the script (and package.json) must be unpacked beside app.asar. The SEA takes no
+ *   Node options.
  */
 export function engineRuntime(host: RuntimeHost): { runtime: EngineRuntime; entry: string } | undefined {
   if (!host.isPackaged) return { runtime: { command: host.execPath, args: [...host.nodeFlags], env: { ELECTRON_RUN_AS_NODE: '1' } }, entry: host.entry };
   const exists = host.exists ?? existsSync;
   const p = host.platform === 'win32' ? path.win32 : path.posix;
   const node = p.join(host.resourcesPath, 'bin', host.platform === 'win32' ? 'switchboard-node.exe' : 'switchboard-node');
-  const entry = host.entry.replace(/app\.asar(?=[\\/])/, 'app.asar.unpacked');
-  if (!exists(node) || !exists(entry)) return undefined;
+  const unpacked = (file: string) => file.replace(/app\.asar(?=[\\/])/, 'app.asar.unpacked');
+  const entry = unpacked(host.entry);
+  // The engine finds the app's folder by its package.json (src-main/engine/app-root.ts): without
+  // it unpacked too, the engine could not start at all.
+  const manifest = unpacked(p.join(p.dirname(p.dirname(p.dirname(host.entry))), 'package.json'));
+  if (!exists(node) || !exists(entry) || !exists(manifest)) return undefined;
   return { runtime: { command: node, args: ['node'], env: {} }, entry };
 }
 

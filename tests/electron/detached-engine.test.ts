@@ -126,9 +126,10 @@ describe('engine runtime', () => {
     expect(win?.entry).toBe('C:\\S\\resources\\app.asar.unpacked\\out\\electron\\engine-entry.js');
   });
 
-  it('is none when the installed app lacks the Node or the unpacked script (a utility process then)', () => {
+  it('is none when the installed app lacks the Node, the unpacked script or package.json (a utility process then)', () => {
     const entry = '/opt/Switchboard/resources/app.asar/out/electron/engine-entry.js';
     expect(engineRuntime({ ...host, isPackaged: true, entry, exists: (f) => !f.endsWith('switchboard-node') })).toBeUndefined();
     expect(engineRuntime({ ...host, isPackaged: true, entry, exists: (f) => !f.endsWith('.js') })).toBeUndefined();
+    expect(engineRuntime({ ...host, isPackaged: true, entry, exists: (f) => f !== '/opt/Switchboard/resources/app.asar.unpacked/package.json' })).toBeUndefined();
   });
 });
