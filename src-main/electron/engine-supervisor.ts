@@ -1,6 +1,6 @@
 // Keeps one engine process alive: restarts it after a crash with exponential backoff, and stops
-// trying once disposed. The process is spawned through an injected function (utilityProcess.fork
-// in the app, a fake in tests).
+// trying once disposed. The process is spawned through an injected function (a detached process
+// or utilityProcess.fork in the app, detached-engine.ts; a fake in tests).
 import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../src-shared/backoff.ts';
 
 /** The part of Electron's UtilityProcess the supervisor and the RPC use. */
@@ -9,6 +9,11 @@ export interface EngineProcess {
   on(event: 'message', listener: (message: unknown) => void): unknown;
   postMessage(message: unknown): void;
   kill(): boolean;
+  /**
+   * Asks the process to outlive the app (a detached engine, detached-engine.ts); throws when it
+   * will not. A process without it (a utilityProcess) ends with the app whatever is done.
+   */
+  release?(): Promise<void>;
 }
 
 export interface Timers {
@@ -51,10 +56,11 @@ export interface EngineSupervisor {
   readonly state: EngineState;
   /**
    * Lets the engine go without stopping it (the restart to an update: the new version's engine
-   * takes over from it, docs/updates.md). It is no longer restarted, and dispose() no longer
+   * takes over from it, docs/updates.md): first asks it to outlive the app (EngineProcess.release;
+   * a refusal rejects and changes nothing), then no longer restarts it, and dispose() no longer
    * kills it.
    */
-  release(): void;
+  release(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -133,10 +139,18 @@ export function createEngineSupervisor(opts: SupervisorOptions): EngineSuperviso
       return state;
     },
     release() {
-      disposed = true;
-      if (timer !== undefined) timers.clearTimeout(timer);
-      timer = undefined;
-      proc = null;
+      const letGo = () => {
+        disposed = true;
+        if (timer !== undefined) timers.clearTimeout(timer);
+        timer = undefined;
+        proc = null;
+      };
+      const asking = proc?.release?.();
+      if (!asking) {
+        letGo();
+        return Promise.resolve();
+      }
+      return asking.then(letGo);
     },
     async dispose() {
       if (disposed) return;

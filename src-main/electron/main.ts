@@ -1,7 +1,8 @@
-// The desktop app: one instance, a tray, one window, and the engine in a utility process.
+// The desktop app: one instance, a tray, one window, and the engine in a process of its own.
 // The logic lives in small modules (url-guard, ipc-relay, engine-supervisor, engine-rpc,
 // tray-menu) that take the Electron surface injected; this file only wires them to Electron.
 import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, session, shell, Tray, utilityProcess, webContents } from 'electron';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,8 @@ import { ENGINE_NODE_FLAGS, engineEnv } from '../shim/engine-launch.mjs';
 import { parseLaunchArgs } from './launch-args.ts';
 import { createUrlGuard, sameDocumentAs } from './url-guard.ts';
 import { createIpcRelay } from './ipc-relay.ts';
-import { createEngineSupervisor, type EngineState } from './engine-supervisor.ts';
+import { createEngineSupervisor, type EngineProcess, type EngineState } from './engine-supervisor.ts';
+import { engineRuntime, spawnDetachedEngine } from './detached-engine.ts';
 import { createEngineRpc } from './engine-rpc.ts';
 import { trayTemplate, type TrayItem } from './tray-menu.ts';
 import { createApprovalNotifier, createProposalNotifier } from './approval-notifier.ts';
@@ -21,7 +23,7 @@ import { createLinkRouter, type LinkRouter } from './install-links.ts';
 import { CONTENT_SECURITY_POLICY, secureWebPreferences } from './window-options.ts';
 import { syncLoginItem, type LoginItemHost } from './login-item.ts';
 import { createAutoUpdate } from './auto-update.ts';
-import { takeOverArgs, writeHandOffNote } from './update-handoff.ts';
+import { handOffForUpdate, takeOverArgs } from './update-handoff.ts';
 import { IPC_CHANNELS } from '../../src-shared/ipc.ts';
 import { createUpdateIpc } from './update-ipc.ts';
 import { toErrorData } from '../../src-shared/errors.ts';
@@ -61,17 +63,26 @@ function startApp(): void {
   let engineState: EngineState = { kind: 'stopped' };
 
   const rpc = createEngineRpc();
+  // A detached process, so that it outlives this app while an update installs (docs/updates.md);
+  // an installed app that lacks the Node to run it so falls back to a utility process.
+  const detached = engineRuntime({
+    isPackaged: app.isPackaged,
+    execPath: process.execPath,
+    resourcesPath: process.resourcesPath,
+    platform: process.platform,
+    entry: ENGINE_ENTRY,
+    nodeFlags: ENGINE_NODE_FLAGS,
+  });
+  const spawnEngine = (args: string[]): EngineProcess => {
+    // Client entries the engine writes (connect, import --replace) point at the installed shim.
+    const env = engineEnv(app.isPackaged ? { ...process.env, [SHIM_PATH_ENV]: installedShimPath(process.resourcesPath) } : process.env);
+    if (detached) return spawnDetachedEngine(spawn, detached.runtime, detached.entry, args, env);
+    return utilityProcess.fork(ENGINE_ENTRY, args, { serviceName: 'Switchboard engine', execArgv: [...ENGINE_NODE_FLAGS], stdio: 'inherit', env });
+  };
   const supervisor = createEngineSupervisor({
     // After an update, the first engine takes the home over from the one the old version left
     // running (docs/updates.md); takeOverArgs reads that note once.
-    spawn: () =>
-      utilityProcess.fork(ENGINE_ENTRY, ['--home', home, ...takeOverArgs(home, Date.now())], {
-        serviceName: 'Switchboard engine',
-        execArgv: [...ENGINE_NODE_FLAGS],
-        stdio: 'inherit',
-        // Client entries the engine writes (connect, import --replace) point at the installed shim.
-        env: engineEnv(app.isPackaged ? { ...process.env, [SHIM_PATH_ENV]: installedShimPath(process.resourcesPath) } : process.env),
-      }),
+    spawn: () => spawnEngine(['--home', home, ...takeOverArgs(home, Date.now())]),
     onprocess: (p) => rpc.attach(p),
     onstate: (s) => {
       engineState = s;
@@ -179,11 +190,10 @@ function startApp(): void {
     app,
     notify,
     openWindow: () => openWindow('settings'),
-    handOff: ({ from, to }) => {
-      writeHandOffNote(home, { from, to, at: Date.now(), ...(status?.pid ? { enginePid: status.pid } : {}) });
-      // The engine keeps serving; before-quit no longer stops it (the new version's takes over).
-      supervisor.release();
-    },
+    // The engine keeps serving; before-quit no longer stops it (the new version's takes over).
+    // A detached engine confirms it will outlive the app first (if not, the update waits); a
+    // utility process still ends with the app.
+    handOff: ({ from, to }) => handOffForUpdate(supervisor, home, { from, to, at: Date.now(), ...(status?.pid ? { enginePid: status.pid } : {}) }),
     lastCheck: {
       load: () => {
         try {

@@ -46,3 +46,12 @@ export function takeOverArgs(home: string, now: number): string[] {
   const fresh = typeof note?.at === 'number' && now - note.at >= 0 && now - note.at <= HANDOFF_STALE_MS;
   return fresh ? [TAKE_OVER_FLAG] : [];
 }
+
+/**
+ * "Restart to update"'s hand-off (docs/updates.md): the engine is asked to outlive the app (a
+ * refusal throws, and nothing is noted), then the note tells the next version to take over.
+ */
+export async function handOffForUpdate(supervisor: { release(): Promise<void> }, home: string, note: HandOffNote): Promise<void> {
+  await supervisor.release();
+  writeHandOffNote(home, note);
+}
