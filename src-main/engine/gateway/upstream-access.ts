@@ -1,6 +1,6 @@
 // The gateway's view of the upstream servers: the supervisor's connections with trust applied.
-// Every surface reads tools and calls them through here, so a tool withheld by its pin (SPEC §3)
-// is absent from lists and code mode, and refused when called by name.
+// Every surface reads tools and calls them through here, so a tool withheld by its pin
+// (docs/configuration.md) is absent from lists and code mode, and refused when called by name.
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus } from '../../../src-shared/api.ts';
@@ -117,7 +117,7 @@ export function upstreamAccess(d: UpstreamAccessDeps): UpstreamAccess {
 }
 
 /**
- * Pins each catalog as it arrives (SPEC §3), before the gateway tells clients it changed.
+ * Pins each catalog as it arrives (docs/configuration.md), before the gateway tells clients it changed.
  * `toolsChanged` says whether the server's tools as shown differ from what clients were shown
  * before: a server that starts with the tools its boot catalog showed changes no tool list.
  */
