@@ -97,7 +97,7 @@ export function upstreamAccess(d: UpstreamAccessDeps): UpstreamAccess {
     prompts: (s) => ready(s)?.prompts(),
     skills: d.skills,
     callTool: (s, params, opts) => connection(s).callTool(params, opts),
-    // The pin check of the one call pipeline (gateway.ts), for every surface and path.
+    // The pin check of the one call pipeline (call-pipeline.ts), for every surface and path.
     withheld: (s, tool) => pins.checkCall(s, tool),
     direct: (s) => supervisor.get(s)?.direct(),
     request: (s, method, params, opts) => connection(s).request(method, params, opts),
