@@ -149,7 +149,7 @@ export class Engine implements ControlEngine {
     });
     this.supervisor = supervisor;
     // The bench's side-by-side of the tools/call fast path and the SDK path (bench/index.ts --sdk-path).
-    if (process.env.SWITCHBOARD_SDK_PATH === '1') gateway.fastPath = false;
+    if (process.env.SWITCHBOARD_SDK_PATH === '1') gateway.knobs.fastPath = false;
     this.gateway = gateway;
     this.control = new ControlHandler(this, runner);
     this.handOver = new HandOver(this, onHandedOver);

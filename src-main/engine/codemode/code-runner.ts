@@ -10,7 +10,7 @@ import { formatLedger, type LedgerCall } from '../../../src-shared/codemode/ledg
 import { shapeOf } from '../../../src-shared/codemode/shapes.ts';
 import type { Gateway, ServerReadiness } from '../gateway/gateway.ts';
 import type { ProfileView } from '../gateway/profile-view.ts';
-import type { CallContext, SessionBase } from '../gateway/session-base.ts';
+import type { SessionBase } from '../gateway/session-base.ts';
 import type { RunStore } from '../records/run-store.ts';
 import type { SandboxHost, SandboxOutcome, SandboxPool } from './sandbox-pool.ts';
 import type { LearnedTypes } from './learned-types.ts';
@@ -183,9 +183,7 @@ export class CodeRunner {
         try {
           const callArgs = (args ?? undefined) as Record<string, unknown> | undefined;
           const ctx = { session: caller.session, requestId: caller.requestId, client: caller.client, runId, signal: callSignal, argBytes };
-          const result = approval
-            ? await gateway.callTool(view, target.server, target.tool, callArgs, { ...ctx, approval })
-            : await callOverLane(gateway, view, target.server, target.tool, callArgs, ctx);
+          const result = await gateway.callTool(view, target.server, target.tool, callArgs, approval ? { ...ctx, approval } : ctx);
           call.outcome = result.isError ? 'error' : 'ok';
           const unwrapped = unwrapToolResult(result);
           if (unwrapped.ok) {
@@ -279,47 +277,6 @@ export class CodeRunner {
       return formatRunText(outcome, max, { whenCut: () => why });
     }
   }
-}
-
-/**
- * A call from code over the server's direct lane when it has one (gateway.callToolDirect: the
- * pipeline's same checks and audit entry, the request written straight onto the connection,
- * the audit entry made after the answer), else through gateway.callTool (the SDK path). Calls
- * that need approval always take gateway.callTool. The run's end (`ctx.signal`) cancels it.
- */
-function callOverLane(
-  gateway: Gateway,
-  view: ProfileView,
-  server: string,
-  tool: string,
-  args: Record<string, unknown> | undefined,
-  ctx: CallContext & { signal: AbortSignal },
-): Promise<CallToolResult> {
-  if (ctx.signal.aborted) return gateway.callTool(view, server, tool, args, ctx);
-  return new Promise<CallToolResult>((resolve, reject) => {
-    let settled = false;
-    const onAbort = (): void => {
-      if (settled) return;
-      settled = true;
-      handle?.cancel();
-      // Settled a turn later, as on the SDK path: the run's ledger, made as the run ends, lists
-      // the call as unfinished (cancelled when the run ended).
-      setImmediate(() => reject(new SwitchboardError('cancelled', `${server}.${tool} was cancelled`)));
-    };
-    const handle = gateway.callToolDirect(view, server, tool, args, ctx, (outcome) => {
-      if (settled) return;
-      settled = true;
-      ctx.signal.removeEventListener('abort', onAbort);
-      if ('result' in outcome) resolve(outcome.result);
-      else reject(outcome.error);
-    });
-    if (!handle) {
-      settled = true;
-      resolve(gateway.callTool(view, server, tool, args, ctx));
-    } else if (!settled) {
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-    }
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 // The client half of the tools/call fast path, for a 2025 client on the shim's socket: a plain
 // tools/call is taken off the line transport before the SDK's Server sees it, resolved through
-// the profile view, sent through the gateway's one call pipeline (gateway.callToolDirect: filter,
+// the profile view, sent through the gateway's one call pipeline (call-pipeline.ts: filter,
 // pin check, readiness, audit) straight onto the server's connection, and answered with one
 // serialisation and the client's own id. Anything else — task-augmented calls, odd shapes, a
 // name to look up once starting servers settle, a server without a direct lane, the code
@@ -92,7 +92,7 @@ export class FastToolCalls {
    */
   #execute(id: string | number, view: NonNullable<SessionBase['clientView']>, args: Record<string, unknown> | undefined, token: string | number | undefined): boolean {
     const code = args?.code;
-    if (typeof code !== 'string' || this.#gateway.fastPath === false) return false;
+    if (typeof code !== 'string' || this.#gateway.knobs?.fastPath === false) return false;
     if (this.#gateway.stats) this.#gateway.stats.fastExecutes++;
     const session = this.#session;
     const ctrl = new AbortController();

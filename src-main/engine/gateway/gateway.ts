@@ -1,81 +1,37 @@
-// The profile gateways: one ProfileView per profile, one MCP session per connected client, and
-// the single path every tool call takes (filter → upstream → audit), direct or from code.
+// The profile gateways: one ProfileView per profile, one MCP session per connected client. The
+// Gateway coordinates; the jobs are in their own files: the tools/call pipeline
+// (call-pipeline.ts), a server's requests routed to their client (request-router.ts), a socket
+// connection's opening (socket-opening.ts), change and notification fan-out
+// (notification-fanout.ts), and the knobs tests turn (knobs.ts).
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, type ServerNotification, type ServerRequest, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification, ServerRequest, Progress, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { AUDIT_ARGS_CHARS, AUDIT_ARGS_MAX_BYTES, type ApprovalRecord, type AuditEntry, type CallOutcome } from '../../../src-shared/records.ts';
-import { CUT_SLACK_CHARS } from '../../../src-shared/codemode/result-text.ts';
-import type { ServerState, ServerStatus } from '../../../src-shared/api.ts';
-import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
-import { answerWithoutClient, callEndedMessage, NotAskedError } from '../upstream/answer-without-client.ts';
-import type { DirectCalls } from '../upstream/direct-calls.ts';
-import { ProfileView, type CatalogSource } from './profile-view.ts';
+import type { AuditEntry } from '../../../src-shared/records.ts';
+import { ProfileView } from './profile-view.ts';
 import { ClientSession } from './session.ts';
 import { RootsRouter } from '../upstream/roots.ts';
-import { SessionBase, type CallContext, type CallOrigin, type DirectAnswer, type DirectCallContext, type DirectCallHandle, type GatewayPort } from './session-base.ts';
+import type { SessionBase, CallContext, DirectAnswer, DirectCallContext, DirectCallHandle, GatewayPort } from './session-base.ts';
 import type { ModernSession } from './modern-session.ts';
-import { loadModernEra, modernEra } from './load-modern.ts';
+import { modernEra } from './load-modern.ts';
 import type { BootAnswers, BootDigests } from './boot-answers.ts';
 import { LineTransport } from './line-transport.ts';
-import { ListenBridge } from './listen-bridge.ts';
-import { ReplayTransport } from './replay-transport.ts';
 import { InputBridge } from './input-bridge.ts';
 import { TaskBridge } from './task-bridge.ts';
 import { CallLogRelay } from '../upstream/call-logs.ts';
 import { RecentClients } from './recent-clients.ts';
-import { clientIdField } from '../../../src-shared/client-names.ts';
+import { CallPipeline } from './call-pipeline.ts';
+import { CallStats, GatewayKnobs } from './knobs.ts';
+import { NotificationFanout } from './notification-fanout.ts';
+import { profileReadiness, type ServerReadiness } from './readiness.ts';
+import { ServerRequestRouter, type RequestTie } from './request-router.ts';
+import { openSocketConnection, refuseUnknownProfile } from './socket-opening.ts';
+import type { UpstreamAccess } from './upstream-access.ts';
 
-/** What the gateway needs of the upstream supervisor. */
-export interface UpstreamAccess extends CatalogSource {
-  callTool(
-    server: string,
-    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-    opts: { signal?: AbortSignal; onProgress?: (p: Progress) => void; context?: unknown; logLevel?: string },
-  ): Promise<CallToolResult>;
-  request(server: string, method: string, params: unknown, opts: { signal?: AbortSignal }): Promise<unknown>;
-  /** A sentence saying why a server cannot take calls, or undefined when it is ready. */
-  unavailable(server: string): string | undefined;
-  /** Why a tool may not be called although the profile allows it (its pin: a changed definition), or undefined. */
-  withheld?(server: string, tool: string): string | undefined;
-  /** The tools/call fast path's lane to a server (direct-calls.ts), when it has one now. */
-  direct?(server: string): DirectCalls | undefined;
-  /**
-   * Waits (at most timeoutMs, or until signal) until none of `servers` is still starting;
-   * resolves with those still starting then. Never rejects.
-   */
-  settle(servers: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<string[]>;
-  /**
-   * Whether a server still starting shows the tools it last showed (its boot catalog, kept with
-   * its pins): a tools/list need not wait for it.
-   */
-  bootCatalog?(server: string): boolean;
-  /** A server's status (with its changed tools withheld until approved), or undefined when it is not configured. */
-  status(server: string): ServerStatus | undefined;
-  /** Restarts a server (it forgets the roots a client gave it). */
-  restart(server: string): void;
-  /** Sends `notifications/roots/list_changed` to a server. */
-  rootsChanged(server: string): void;
-  /** The `extensions` a ready server announced in its capabilities (e.g. MCP Apps), relayed to clients. */
-  extensions?(server: string): Record<string, object> | undefined;
-  /** Whether a ready server runs this tool as a task (2025-11-25 tasks), see Upstream.taskSupport. */
-  taskSupport?(server: string, tool: string): 'optional' | 'required' | undefined;
-}
-
-/**
- * A server of a profile that is not fully serving it, and why: what a hint or message names
- * instead of pretending the server does not exist.
- */
-export interface ServerReadiness {
-  server: string;
-  /** `missing`: named by the profile but not in `servers`; `needs-sign-in`: its sign-in expired or was revoked. */
-  state: ServerState | 'missing' | 'needs-sign-in';
-  lastError?: string;
-  /** Tools of this profile withheld because their definitions changed (until `switchboard approve`). */
-  withheld?: string[];
-}
+export type { UpstreamAccess } from './upstream-access.ts';
+export type { ServerReadiness } from './readiness.ts';
+export type { CallContext, CallOrigin } from './session-base.ts';
 
 export interface GatewayDeps {
   upstream: UpstreamAccess;
@@ -87,37 +43,32 @@ export interface GatewayDeps {
   bootAnswers?: BootAnswers;
 }
 
-export type { CallContext, CallOrigin } from './session-base.ts';
-
 export class Gateway implements GatewayPort {
   readonly #deps: GatewayDeps;
   #views = new Map<string, ProfileView>();
   #servers = new Map<string, ServerConfig>();
   readonly sessions = new Set<SessionBase>();
-  /** How long settle() waits for a profile's starting servers, in ms (tests shorten it). */
-  settleWaitMs = SETTLE_WAIT_MS;
+  /** Switches and timings tests and the bench change (knobs.ts). */
+  readonly knobs = new GatewayKnobs();
+  /** Counts of tool calls by path since start, for tests and the bench (not part of status). */
+  readonly stats = new CallStats();
   readonly #roots: RootsRouter<SessionBase>;
+  readonly #calls: CallPipeline;
+  readonly #requests: ServerRequestRouter;
+  readonly #fanout: NotificationFanout;
   /** 2026-07-28 clients' calls waiting for the client's answer to a server's question. */
   readonly inputs = new InputBridge();
-  /** Tasks of the profiles' clients (task-bridge.ts). */
   /** Servers' log messages for 2026-07-28 clients' calls (call-logs.ts). */
   readonly callLogs = new CallLogRelay();
   /** 2026-07-28 HTTP clients seen lately: that era has no sessions to list (recent-clients.ts). */
   readonly recentClients = new RecentClients();
-  readonly tasks = new TaskBridge(
-    (server, method, params, signal) => this.request(server, method, params, signal),
-    (owner, task) => {
-      // 2025 clients hear a task's changes; 2026-07-28 ones poll (or would listen, not relayed yet).
-      for (const s of this.sessions) {
-        if (s.era === 'legacy' && s.id === owner.session) s.forwardNotification('', { method: 'notifications/tasks/status', params: task } as ServerNotification);
-      }
-    },
-  );
+  /** Tasks of the profiles' clients (task-bridge.ts). */
+  readonly tasks: TaskBridge;
   /**
    * Changes for listeners that are not sessions: the 2026-07-28 HTTP endpoint keeps no sessions
    * and tells its clients' listen streams from these.
    */
-  readonly events = new EventEmitter<{ listChanged: [profile: string, kind: 'tools' | 'resources' | 'prompts']; resourceUpdated: [server: string, uri: string] }>();
+  readonly events: NotificationFanout['events'];
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -128,6 +79,14 @@ export class Gateway implements GatewayPort {
       restart: (server) => deps.upstream.restart(server),
       rootsChanged: (server) => deps.upstream.rootsChanged(server),
     });
+    this.#calls = new CallPipeline({ upstream: deps.upstream, audit: deps.audit, knobs: this.knobs, stats: this.stats });
+    this.#requests = new ServerRequestRouter({ sessions: this.sessions, inputs: this.inputs, roots: this.#roots });
+    this.#fanout = new NotificationFanout({ sessions: this.sessions, views: () => this.#views.values(), tasks: () => this.tasks, callLogs: this.callLogs });
+    this.events = this.#fanout.events;
+    this.tasks = new TaskBridge(
+      (server, method, params, signal) => this.request(server, method, params, signal),
+      (owner, task) => this.#fanout.taskStatus(owner, task),
+    );
   }
 
   get bootAnswers(): BootAnswers | undefined {
@@ -154,75 +113,33 @@ export class Gateway implements GatewayPort {
       else s.profileRemoved();
     }
     this.#roots.audienceChanged();
-    for (const profile of changed) this.events.emit('listChanged', profile, 'tools');
+    this.#fanout.profilesChanged(changed);
   }
 
-  /**
-   * A server's catalog changed: refresh the profiles over it and tell their clients.
-   * `toolsChanged` false: its tools are as clients were shown them (a server that started with
-   * the tools of its boot catalog), so no tools list_changed.
-   */
+  /** A server's catalog changed (notification-fanout.ts). */
   catalogChanged(server: string, toolsChanged = true): void {
-    const kinds = toolsChanged ? (['tools', 'resources', 'prompts'] as const) : (['resources', 'prompts'] as const);
-    for (const view of this.#views.values()) {
-      if (!view.includes(server)) continue;
-      view.invalidate();
-      for (const kind of kinds) this.events.emit('listChanged', view.name, kind);
-    }
-    for (const s of this.sessions) {
-      if (!s.view?.includes(server)) continue;
-      for (const kind of kinds) s.notifyListChanged(kind);
-    }
+    this.#fanout.catalogChanged(server, toolsChanged);
   }
 
   /** The saved skills changed: refresh the profiles that offer them and tell their clients. */
   skillsChanged(): void {
-    for (const view of this.#views.values()) if (view.codeMode.skills) view.invalidate();
-    for (const s of this.sessions) if (s.view?.codeMode.skills) s.notifyListChanged('tools');
+    this.#fanout.skillsChanged();
   }
 
   /**
-   * Waits (bounded by settleWaitMs) until none of the profile's servers is still starting, so
-   * that what a cold engine answers — lists, a run's globals, the execute description — is
+   * Waits (bounded by knobs.settleWaitMs) until none of the profile's servers is still starting,
+   * so that what a cold engine answers — lists, a run's globals, the execute description — is
    * complete. Resolves with the servers still starting when the wait ended.
    */
   settle(view: ProfileView, signal?: AbortSignal, kind?: 'tools'): Promise<string[]> {
     // Tools of a known server come from its boot catalog while it starts: nothing to wait for.
     const servers = kind === 'tools' ? view.servers.filter((s) => !this.#deps.upstream.bootCatalog?.(s)) : view.servers;
-    return this.#deps.upstream.settle(servers, this.settleWaitMs, signal);
+    return this.#deps.upstream.settle(servers, this.knobs.settleWaitMs, signal);
   }
-
-  /**
-   * A call to a server still starting (its tools listed from its boot catalog) waits until its
-   * start ended, bounded by startWaitMs; the pipeline's readiness check then says why it is not
-   * ready if it is not (failed, still starting), naming it.
-   */
-  async #awaitStart(server: string, signal?: AbortSignal): Promise<void> {
-    if (this.#deps.upstream.unavailable(server) === undefined) return;
-    await this.#deps.upstream.settle([server], this.startWaitMs, signal);
-  }
-
-  /** How long a call waits for its server's start, in ms: the default start timeout of a server. */
-  startWaitMs = 60_000;
 
   /** The profile's servers that are not fully serving it (starting, failed, withheld tools, …), in config order. */
   readiness(view: ProfileView): ServerReadiness[] {
-    const out: ServerReadiness[] = [];
-    for (const server of view.servers) {
-      const st = this.#deps.upstream.status(server);
-      if (!st) {
-        out.push({ server, state: 'missing' });
-        continue;
-      }
-      const lastError = st.lastError ?? undefined;
-      const withheld = (st.changedTools ?? []).filter((t) => view.allows(server, t));
-      const entry: ServerReadiness =
-        st.auth.state === 'needs-sign-in' ? { server, state: 'needs-sign-in' } : { server, state: st.state };
-      if (entry.state !== 'ready' && lastError) entry.lastError = lastError;
-      if (withheld.length) entry.withheld = withheld;
-      if (entry.state !== 'ready' || withheld.length) out.push(entry);
-    }
-    return out;
+    return profileReadiness(this.#deps.upstream, view);
   }
 
   view(profile: string): ProfileView | undefined {
@@ -245,9 +162,8 @@ export class Gateway implements GatewayPort {
 
   /**
    * Connects a client transport to a profile. Unknown profiles get an MCP error on every request.
-   * On the shim's socket the client's first message picks the protocol generation (the v2 SDK's
-   * stdio entry decides: `initialize` → a 2025 session, a request carrying the 2026-07-28 `_meta`
-   * envelope or `server/discover` → a modern one); a resumed 2025 client replays its initialize.
+   * On the shim's socket the client's first message picks the protocol generation
+   * (socket-opening.ts); a resumed 2025 client replays its initialize.
    */
   async connect(
     profile: string,
@@ -259,36 +175,15 @@ export class Gateway implements GatewayPort {
       await refuseUnknownProfile(transport, this.unknownProfileMessage(profile));
       return undefined;
     }
+    const holdLists = (session: ClientSession) => {
+      if (transport instanceof LineTransport) transport.heldLists = () => session.heldLists();
+    };
     if (info.kind === 'socket' && info.resumeInitialize === undefined) {
-      ReplayTransport.open(transport, (first, replay) => {
-        // A 2025 client opens with initialize: its session gets the connection directly (the
-        // hot path stays as it was). Anything else goes to the SDK's stdio entry, which serves
-        // 2026-07-28 (and 2025 clients that open otherwise) and answers bad openings.
-        if (isLegacyOpening(first)) {
-          const session = this.#open(profile, 'legacy', info.kind, info.connector) as ClientSession;
-          if (transport instanceof LineTransport) transport.heldLists = () => session.heldLists();
-          void session.connect(replay);
-          return;
-        }
-        // Listen streams naming resources need the owning upstreams subscribed.
-        const listens = new ListenBridge(this, profile);
-        tapInbound(replay, (m) => void listens.inbound(m), () => listens.closeAll());
-        // The replay transport holds the client's messages while the modern side loads.
-        void loadModernEra().then(({ serveStdio }) => serveStdio(
-          (ctx) => {
-            const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind, info.connector);
-            if (session.era === 'modern') return (session as ModernSession).server;
-            // The entry only connects and closes a 2025-era instance: the v1 session does both.
-            const legacy = session as ClientSession;
-            return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;
-          },
-          { transport: replay as never, legacy: 'serve' },
-        )).catch(() => void replay.close());
-      });
+      openSocketConnection(transport, this, profile, (era) => this.#open(profile, era, info.kind, info.connector), holdLists);
       return undefined;
     }
     const session = this.#open(profile, 'legacy', info.kind, info.connector) as ClientSession;
-    if (transport instanceof LineTransport) transport.heldLists = () => session.heldLists();
+    holdLists(session);
     await session.connect(transport, info.resumeInitialize, info.bootServed, info.moved);
     return session;
   }
@@ -348,112 +243,14 @@ export class Gateway implements GatewayPort {
     return this.#deps.execute(view, session, code, signal, requestId, client, onProgress);
   }
 
-  /**
-   * The one path of every tool call, direct or from code: the profile's filter, the pin check
-   * and the server's readiness (admit), the client's approval for code calls, the upstream call
-   * with its timeout, and one audit entry. Throws SwitchboardError for
-   * denied/unavailable/timeout/cancelled.
-   */
-  async callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
-    this.stats.pipelineCalls++;
-    // A code run's worker counted them: re-serializing a 20 MB argument only to measure it took the engine's thread.
-    const argBytes = ctx.argBytes ?? (args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args)));
-    await this.#awaitStart(server, ctx.signal);
-    const call = this.#admit(view, server, tool, ctx, () => argBytes, () => (args === undefined || argBytes > AUDIT_ARGS_MAX_BYTES ? undefined : JSON.stringify(args)));
-    if (ctx.approval) await call.approve(ctx.approval);
-    ctx.session?.callStarted(server, ctx.requestId);
-    try {
-      // The upstream's SDK gives the call a progress token of its own when onProgress is set.
-      const result = await this.#deps.upstream.callTool(
-        server,
-        { name: tool, ...(args !== undefined ? { arguments: args } : {}), ...(ctx.task ? { task: ctx.task } : {}) },
-        {
-          signal: ctx.signal,
-          onProgress: ctx.onProgress,
-          ...(ctx.logLevel ? { logLevel: ctx.logLevel } : {}),
-          context: ctx.session ? ({ session: ctx.session, requestId: ctx.requestId } satisfies CallOrigin) : undefined,
-        },
-      );
-      call.finish(result);
-      return result;
-    } catch (err) {
-      throw call.fail(err, ctx.signal?.aborted === true);
-    } finally {
-      ctx.session?.callEnded(server, ctx.requestId);
-    }
+  /** A tool call through the one pipeline (call-pipeline.ts), its result awaited. */
+  callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+    return this.#calls.call(view, server, tool, args, ctx);
   }
 
-  /**
-   * The tools/call fast path's way through the same pipeline (fast-calls.ts): the same checks
-   * and the same audit entry, the request written straight onto the server's connection
-   * (direct-calls.ts). `answer` gets the result, or the error the SDK path would turn into a
-   * tool error; the audit entry is made after it, once the reply is out. Returns undefined,
-   * having checked and recorded nothing, when the server offers no direct lane (not a ready
-   * 2025-era stdio server): the caller takes the SDK path then.
-   */
+  /** The same pipeline answering through `answer` (the socket's fast path); undefined when the server has no direct lane. */
   callToolDirect(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined {
-    const lane = this.fastPath ? this.#deps.upstream.direct?.(server) : undefined;
-    // A tool that runs only as a task needs the task round trips of Upstream.callTool.
-    if (!lane || this.taskSupport(server, tool) === 'required') return undefined;
-    this.stats.directCalls++;
-    // Serialised once: for the wire, and measured for the audit (after the reply).
-    const argsJson = args === undefined ? undefined : JSON.stringify(args);
-    let call: PipelineCall;
-    try {
-      call = this.#admit(view, server, tool, ctx, () => (argsJson === undefined ? 0 : Buffer.byteLength(argsJson)), () => argsJson);
-    } catch (err) {
-      answer({ error: err as SwitchboardError });
-      return { cancel: () => undefined };
-    }
-    ctx.session?.callStarted(server, ctx.requestId);
-    const ended = () => ctx.session?.callEnded(server, ctx.requestId);
-    const id = lane.call(
-      tool,
-      argsJson,
-      {
-        onResult: (result) => {
-          answer({ result: result as CallToolResult });
-          ended();
-          call.finish(result as CallToolResult);
-        },
-        onError: (err) => {
-          answer({ error: err });
-          ended();
-          call.fail(err, false);
-        },
-        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
-      },
-      ctx.session ? ({ session: ctx.session, requestId: ctx.requestId } satisfies CallOrigin) : undefined,
-    );
-    return {
-      cancel: () => {
-        const what = `${server}.${tool}`;
-        lane.cancel(id, `${what} was cancelled by the client`);
-        ended();
-        call.fail(new SwitchboardError('cancelled', `${what} was cancelled`), true);
-      },
-    };
-  }
-
-  /** Counts of tool calls by path since start, for tests and the bench (not part of status). */
-  readonly stats = { pipelineCalls: 0, directCalls: 0, fastExecutes: 0 };
-  /** Whether plain tools/call messages may take the fast path (tests turn it off to compare with the SDK path). */
-  fastPath = true;
-
-  /**
-   * The pipeline's checks before any call leaves: the profile's filter, the tool's pin, the
-   * server's readiness. A refusal is audited and thrown.
-   */
-  #admit(view: ProfileView, server: string, tool: string, ctx: CallContext, argBytes: () => number, argsJson: () => string | undefined): PipelineCall {
-    const call = new PipelineCall(this.#deps.audit, view.name, server, tool, ctx, argBytes, argsJson);
-    if (!view.includes(server) || !view.allows(server, tool)) {
-      throw call.refuse('denied', `The tool "${tool}" of "${server}" is not available in profile "${view.name}".`);
-    }
-    const withheld = this.#deps.upstream.withheld?.(server, tool);
-    if (withheld) throw call.refuse('denied', withheld);
-    const why = this.#deps.upstream.unavailable(server);
-    if (why) throw call.refuse('server-unavailable', why);
-    return call;
+    return this.#calls.start(view, server, tool, args, ctx, answer);
   }
 
   unavailable(server: string): string | undefined {
@@ -470,71 +267,9 @@ export class Gateway implements GatewayPort {
     return this.#deps.upstream.request(server, method, params, { signal });
   }
 
-  /**
-   * Routes a request an upstream makes of its client (sampling, elicitation) to the client whose
-   * call it belongs to, and only to it (SPEC §5). `tie` is what the upstream's connection proves:
-   * the call itself (a 2026-07-28 `input_required`, a request on a call's Streamable HTTP
-   * stream), else the calls in flight to that server (stdio carries no link). Untied, it is that
-   * client's only when one call is in flight, or when all of them are one 2025 session's; else it
-   * is refused, never guessed. Made outside any call, it goes to the most recently active 2025
-   * client of a profile including the server, else the gateway answers (declined). Roots are
-   * the RootsRouter's (roots.ts).
-   */
-  async serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, tie: { call?: { context: unknown }; calls: unknown[] } = { calls: [] }): Promise<unknown> {
-    // Roots never follow "whoever is active" (roots.ts), nor reach a server during another client's call.
-    if (request.method === 'roots/list') {
-      const during = (tie.call ? [tie.call.context] : tie.calls).map((c) => {
-        const o = this.#origin(c);
-        return o instanceof Object ? o.session : undefined;
-      });
-      return this.#roots.answer(server, signal, during);
-    }
-    const origin = tie.call ? this.#tiedOrigin(server, tie.call.context) : tie.calls.length > 0 ? this.#provenOrigin(server, tie.calls) : undefined;
-    // null: a call no client made (Switchboard's own); the gateway answers for it.
-    const target = origin === null ? undefined : origin ? origin.session : this.#mostRecentlyActive(server);
-    if (target && target.accepts(request.method)) return target.forwardRequest(request, signal, origin?.requestId);
-    return answerWithoutClient(request.method);
-  }
-
-  /** Outside any call: the most recently active 2025 client of a profile including the server (a 2026-07-28 one can be asked only within its own call). */
-  #mostRecentlyActive(server: string): SessionBase | undefined {
-    let target: SessionBase | undefined;
-    for (const s of this.sessions) {
-      if (s.era === 'legacy' && s.view?.includes(server) && (!target || s.lastActive > target.lastActive)) target = s;
-    }
-    return target;
-  }
-
-  /** A call's context as a live client call; null for a call no client made (the gateway's own). */
-  #origin(context: unknown): CallOrigin | null | 'ended' {
-    const o = context as CallOrigin | undefined;
-    if (!(o instanceof Object) || !(o.session instanceof SessionBase)) return null;
-    return this.sessions.has(o.session) || this.inputs.owns(o.requestId) ? o : 'ended';
-  }
-
-  #tiedOrigin(server: string, context: unknown): CallOrigin | null {
-    const o = this.#origin(context);
-    if (o === 'ended') throw new NotAskedError(callEndedMessage(server));
-    return o;
-  }
-
-  /**
-   * Whose a request is that the connection did not tie to a call, when the calls in flight prove
-   * it: the only call, calls that all come from one 2025 session (which can be asked outside a
-   * particular call), or calls that all serve one request of a 2026-07-28 client (a code run's).
-   * Anything else is refused.
-   */
-  #provenOrigin(server: string, calls: unknown[]): CallOrigin | null {
-    if (calls.length === 1) return this.#tiedOrigin(server, calls[0]);
-    const origins = calls.map((c) => this.#origin(c));
-    const first = origins[0];
-    // A 2026-07-28 client is asked within one request: all calls must serve that one (a code run's).
-    const same = (o: (typeof origins)[number]) => o instanceof Object && first instanceof Object && o.session === first.session && (first.session.era === 'legacy' || o.requestId === first.requestId);
-    if (first instanceof Object && origins.every(same)) return first;
-    throw new NotAskedError(
-      `Switchboard cannot tell which call this question belongs to: ${calls.length} calls of different clients are running on ${server}, and its connection does not say which call asked. ` +
-        'Nobody was asked; ask again when only one call is running (a server reached over Streamable HTTP can tie its questions to their call).',
-    );
+  /** Routes a request an upstream makes of its client to the client whose call it belongs to (request-router.ts). */
+  serverRequest(server: string, request: ServerRequest, signal?: AbortSignal, tie: RequestTie = { calls: [] }): Promise<unknown> {
+    return this.#requests.route(server, request, signal, tie);
   }
 
   /** A client changed its roots: servers that follow that client's roots ask again. */
@@ -544,144 +279,10 @@ export class Gateway implements GatewayPort {
 
   /** Relays a notification of an upstream (logging, resources/updated) to its profiles' clients. */
   serverNotification(server: string, notification: ServerNotification): void {
-    // A task's status names the server's task id: only the task's owner hears it, under the gateway's.
-    if (notification.method === 'notifications/tasks/status') return this.tasks.fromServer(server, notification.params);
-    for (const s of this.sessions) if (s.view?.includes(server)) s.forwardNotification(server, notification);
-    if (notification.method === 'notifications/message') this.callLogs.deliver(server, notification.params);
-    if (notification.method === 'notifications/resources/updated') this.events.emit('resourceUpdated', server, String(notification.params.uri));
+    this.#fanout.serverNotification(server, notification);
   }
 
   async dispose(): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close()));
   }
-}
-
-/** One tool call on its way through the pipeline: what its audit entry says when it ends. */
-class PipelineCall {
-  readonly #audit: (entry: AuditEntry) => void;
-  readonly #started = Date.now();
-  readonly #profile: string;
-  readonly #server: string;
-  readonly #tool: string;
-  readonly #ctx: CallContext;
-  readonly #argBytes: () => number;
-  readonly #argsJson: () => string | undefined;
-  #approval: ApprovalRecord | undefined;
-
-  constructor(audit: (entry: AuditEntry) => void, profile: string, server: string, tool: string, ctx: CallContext, argBytes: () => number, argsJson: () => string | undefined) {
-    this.#audit = audit;
-    this.#argBytes = argBytes;
-    this.#argsJson = argsJson;
-    this.#profile = profile;
-    this.#server = server;
-    this.#tool = tool;
-    this.#ctx = ctx;
-  }
-
-  /** Asks the client's approval (code calls that need it); a refusal is audited and thrown. */
-  async approve(ask: NonNullable<CallContext['approval']>): Promise<void> {
-    const decision = await ask();
-    this.#approval = decision.record;
-    if (!decision.approved) throw this.refuse('denied', decision.message ?? `denied: ${this.#server}.${this.#tool} was not approved`);
-  }
-
-  refuse(code: 'denied' | 'server-unavailable', message: string): SwitchboardError {
-    this.#record(code === 'denied' ? 'denied' : 'error', 0, message);
-    return new SwitchboardError(code, message);
-  }
-
-  finish(result: CallToolResult): void {
-    this.#record(result.isError ? 'error' : 'ok', approxBytes(result), result.isError ? firstText(result) : undefined);
-  }
-
-  /** Audits a failed call and returns the error to throw. `aborted`: the caller gave up. */
-  fail(err: unknown, aborted: boolean): SwitchboardError {
-    const code = err instanceof SwitchboardError ? err.code : undefined;
-    const outcome: CallOutcome = code === 'timeout' ? 'timeout' : aborted || code === 'cancelled' ? 'cancelled' : 'error';
-    const message = err instanceof Error ? err.message : String(err);
-    this.#record(outcome, 0, message);
-    if (err instanceof SwitchboardError) return err;
-    return new SwitchboardError(outcome === 'cancelled' ? 'cancelled' : 'upstream-error', `${this.#server}.${this.#tool} failed: ${message}`);
-  }
-
-  #record(outcome: CallOutcome, resultBytes: number, error?: string): void {
-    const ctx = this.#ctx;
-    // The audit log redacts, then cuts to AUDIT_ARGS_CHARS: it gets the slack past the cut too.
-    const json = this.#argsJson();
-    const args = json === undefined || json === '{}' ? undefined : json.length > AUDIT_ARGS_CHARS + CUT_SLACK_CHARS ? { args: json.slice(0, AUDIT_ARGS_CHARS + CUT_SLACK_CHARS), argsCut: true } : { args: json };
-    this.#audit({
-      time: new Date(this.#started).toISOString(),
-      client: ctx.client,
-      ...clientIdField(ctx.client, ctx.session?.connector),
-      profile: this.#profile,
-      server: this.#server,
-      tool: this.#tool,
-      outcome,
-      durationMs: Date.now() - this.#started,
-      argBytes: this.#argBytes(),
-      resultBytes,
-      ...(ctx.runId ? { runId: ctx.runId } : {}),
-      ...(error ? { error } : {}),
-      ...(this.#approval ? { approval: this.#approval } : {}),
-      ...args,
-    });
-  }
-}
-
-/** An `initialize` without the 2026-07-28 envelope: a 2025 client. */
-function isLegacyOpening(first: unknown): boolean {
-  const m = first as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;
-  return m?.method === 'initialize' && m.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === undefined;
-}
-
-/**
- * Sees every inbound message of a transport before its owner does, and its close. The owner
- * (the SDK's stdio entry) sets onmessage/onclose after this, so they are wrapped on assignment.
- */
-function tapInbound(transport: Transport, onMessage: (m: unknown) => void, onClose: () => void): void {
-  let handler: Transport['onmessage'];
-  let closer: Transport['onclose'];
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    get: () => handler && ((m: never, extra?: never) => {
-      onMessage(m);
-      handler!(m, extra);
-    }),
-    set: (h: Transport['onmessage']) => (handler = h),
-  });
-  Object.defineProperty(transport, 'onclose', {
-    configurable: true,
-    get: () => () => {
-      onClose();
-      closer?.();
-    },
-    set: (h: Transport['onclose']) => (closer = h),
-  });
-}
-
-async function refuseUnknownProfile(transport: Transport, message: string): Promise<void> {
-  transport.onmessage = (msg) => {
-    if ('method' in msg && 'id' in msg) {
-      void transport.send({ jsonrpc: '2.0', id: msg.id, error: { code: -32602, message } });
-    }
-  };
-  await transport.start();
-}
-
-/** The error text of an `isError` result, whole: the audit log cuts it (audit-entry-caps.ts). */
-function firstText(result: CallToolResult): string | undefined {
-  const t = result.content?.find((c) => c.type === 'text');
-  return t && 'text' in t ? String(t.text) : undefined;
-}
-
-/** Result size for the audit log without serialising huge results twice. */
-function approxBytes(result: CallToolResult): number {
-  let n = 0;
-  for (const c of result.content ?? []) {
-    if (c.type === 'text') n += Buffer.byteLength(c.text);
-    else if ('data' in c && typeof c.data === 'string') n += c.data.length;
-    else n += JSON.stringify(c).length;
-  }
-  if (result.structuredContent) n += JSON.stringify(result.structuredContent).length;
-  return n;
 }

@@ -62,11 +62,11 @@ export interface GatewayPort {
   view(profile: string): ProfileView | undefined;
   settle(view: ProfileView, signal?: AbortSignal, kind?: 'tools'): Promise<string[]>;
   callTool(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
-  /** Whether the shim's socket takes the fast path (fast-calls.ts); false for the bench's side-by-side. */
-  readonly fastPath?: boolean;
+  /** Whether the shim's socket takes the fast path (fast-calls.ts); off for the bench's side-by-side (knobs.ts). */
+  readonly knobs?: { readonly fastPath: boolean };
   /** Counts of calls by path (tests and the bench see which path a call took). */
   readonly stats?: { fastExecutes: number };
-  /** The tools/call fast path through the same pipeline (gateway.ts); undefined: take callTool. */
+  /** The same pipeline answering through a callback (call-pipeline.ts); undefined: take callTool. */
   callToolDirect?(view: ProfileView, server: string, tool: string, args: Record<string, unknown> | undefined, ctx: DirectCallContext, answer: DirectAnswer): DirectCallHandle | undefined;
   execute(view: ProfileView, session: SessionBase, code: string, signal: AbortSignal, requestId?: RequestId, client?: string, onProgress?: (p: Progress) => void): Promise<CallToolResult>;
   request(server: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;

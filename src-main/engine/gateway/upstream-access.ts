@@ -1,6 +1,6 @@
 // The gateway's view of the upstream servers: the supervisor's connections with trust applied.
-// Every surface reads tools and calls them through here, so a tool withheld by its pin (SPEC §3)
-// is absent from lists and code mode, and refused when called by name.
+// Every surface reads tools and calls them through here, so a tool withheld by its pin
+// (docs/configuration.md) is absent from lists and code mode, and refused when called by name.
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus } from '../../../src-shared/api.ts';
@@ -8,7 +8,45 @@ import { isSettling, type Supervisor } from '../upstream/supervisor.ts';
 import type { PinStore } from '../trust/pins.ts';
 import { proposalOf } from '../trust/proposals.ts';
 import { serverUnavailableSentence } from '../trust/why-unavailable.ts';
-import type { UpstreamAccess } from './gateway.ts';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { DirectCalls } from '../upstream/direct-calls.ts';
+import type { CatalogSource } from './profile-view.ts';
+
+/** What the gateway needs of the upstream supervisor. */
+export interface UpstreamAccess extends CatalogSource {
+  callTool(
+    server: string,
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+    opts: { signal?: AbortSignal; onProgress?: (p: Progress) => void; context?: unknown; logLevel?: string },
+  ): Promise<CallToolResult>;
+  request(server: string, method: string, params: unknown, opts: { signal?: AbortSignal }): Promise<unknown>;
+  /** A sentence saying why a server cannot take calls, or undefined when it is ready. */
+  unavailable(server: string): string | undefined;
+  /** Why a tool may not be called although the profile allows it (its pin: a changed definition), or undefined. */
+  withheld?(server: string, tool: string): string | undefined;
+  /** The tools/call fast path's lane to a server (direct-calls.ts), when it has one now. */
+  direct?(server: string): DirectCalls | undefined;
+  /**
+   * Waits (at most timeoutMs, or until signal) until none of `servers` is still starting;
+   * resolves with those still starting then. Never rejects.
+   */
+  settle(servers: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<string[]>;
+  /**
+   * Whether a server still starting shows the tools it last showed (its boot catalog, kept with
+   * its pins): a tools/list need not wait for it.
+   */
+  bootCatalog?(server: string): boolean;
+  /** A server's status (with its changed tools withheld until approved), or undefined when it is not configured. */
+  status(server: string): ServerStatus | undefined;
+  /** Restarts a server (it forgets the roots a client gave it). */
+  restart(server: string): void;
+  /** Sends `notifications/roots/list_changed` to a server. */
+  rootsChanged(server: string): void;
+  /** The `extensions` a ready server announced in its capabilities (e.g. MCP Apps), relayed to clients. */
+  extensions?(server: string): Record<string, object> | undefined;
+  /** Whether a ready server runs this tool as a task (2025-11-25 tasks), see Upstream.taskSupport. */
+  taskSupport?(server: string, tool: string): 'optional' | 'required' | undefined;
+}
 
 export interface UpstreamAccessDeps {
   supervisor: Supervisor;
@@ -59,7 +97,7 @@ export function upstreamAccess(d: UpstreamAccessDeps): UpstreamAccess {
     prompts: (s) => ready(s)?.prompts(),
     skills: d.skills,
     callTool: (s, params, opts) => connection(s).callTool(params, opts),
-    // The pin check of the one call pipeline (gateway.ts), for every surface and path.
+    // The pin check of the one call pipeline (call-pipeline.ts), for every surface and path.
     withheld: (s, tool) => pins.checkCall(s, tool),
     direct: (s) => supervisor.get(s)?.direct(),
     request: (s, method, params, opts) => connection(s).request(method, params, opts),
@@ -79,7 +117,7 @@ export function upstreamAccess(d: UpstreamAccessDeps): UpstreamAccess {
 }
 
 /**
- * Pins each catalog as it arrives (SPEC §3), before the gateway tells clients it changed.
+ * Pins each catalog as it arrives (docs/configuration.md), before the gateway tells clients it changed.
  * `toolsChanged` says whether the server's tools as shown differ from what clients were shown
  * before: a server that starts with the tools its boot catalog showed changes no tool list.
  */

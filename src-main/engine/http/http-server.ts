@@ -1,38 +1,20 @@
-// The engine's HTTP server on loopback: the UI's static files, the control API under /api/,
-// and each profile as Streamable HTTP under /mcp/<profile>. Host and Origin are checked before
-// anything else runs (DNS rebinding), then the bearer token for everything but static files.
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+// The engine's HTTP server on loopback: the UI's static files (static-files.ts), the control API
+// under /api/, and each profile as Streamable HTTP under /mcp/<profile> (mcp-route.ts). Host and
+// Origin are checked before anything else runs (DNS rebinding), then the bearer token for
+// everything but static files. It also passes its port on when one engine hands its home over.
+import { timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import path from 'node:path';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { httpStatusFor, toErrorData, SwitchboardError } from '../../../src-shared/errors.ts';
+import { httpStatusFor, toErrorData } from '../../../src-shared/errors.ts';
 import type { Gateway } from '../gateway/gateway.ts';
-import { APP_ROOT } from '../platform/app-root.ts';
-import { BoundedEventStore } from './event-store.ts';
-import { uiBuildFor } from './ui-build.ts';
-import { MAX_MESSAGE_BYTES } from '../gateway/line-transport.ts';
-import type { ModernMcpEndpoint } from './modern-endpoint.ts';
-import { loadModernEra } from './load-modern.ts';
+import { readBody, sendJson } from './bodies.ts';
+import { McpRoute } from './mcp-route.ts';
+import { serveStatic } from './static-files.ts';
 
-export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
-/** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */
-const SESSION_IDLE_MS = 30 * 60_000;
+/** How often idle HTTP MCP sessions are looked for, in ms. */
 const SWEEP_MS = 60_000;
 /** Largest /api/ request body, in bytes. */
 const MAX_API_BODY = 8 * 1024 * 1024;
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
 
 /** What the HTTP server needs of the engine (declared here, so it does not depend on all of it). */
 export interface HttpEngine {
@@ -78,14 +60,14 @@ export class HttpServer {
   #inFlight = 0;
   #draining = false;
   readonly #engine: HttpEngine;
-  readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
+  readonly #mcp: McpRoute;
   #sweeper: NodeJS.Timeout | undefined;
-  #modern: ModernMcpEndpoint | undefined;
   #url: string | null = null;
   #port = 0;
 
   constructor(engine: HttpEngine) {
     this.#engine = engine;
+    this.#mcp = new McpRoute(engine, () => this.url);
     // Connection tracking (idle and request timeouts, closeAllConnections) starts on 'listening'.
     this.#server.emit('listening');
     this.#server.on('request', (req, res) => {
@@ -128,7 +110,7 @@ export class HttpServer {
       }
     }
     this.#use(front, host);
-    this.#sweeper = setInterval(() => this.#expireIdleSessions(), SWEEP_MS);
+    this.#sweeper = setInterval(() => this.#mcp.expireIdleSessions(), SWEEP_MS);
     this.#sweeper.unref();
   }
 
@@ -288,13 +270,13 @@ export class HttpServer {
     }
     if (url.pathname.startsWith('/mcp/')) {
       if (!this.#authorized(req)) return unauthorized(res);
-      return this.#mcpRequest(req, res, decodeURIComponent(url.pathname.slice(5)));
+      return this.#mcp.handle(req, res, decodeURIComponent(url.pathname.slice(5)));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendJson(res, 405, { error: { code: 'bad-request', message: 'Only GET is served here.' } });
       return;
     }
-    this.#static(url.pathname, res);
+    serveStatic(url.pathname, res);
   }
 
   async #api(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
@@ -319,141 +301,9 @@ export class HttpServer {
     }
   }
 
-  async #mcpRequest(req: IncomingMessage, res: ServerResponse, profile: string): Promise<void> {
-    const gateway = this.#engine.gateway;
-    if (!gateway.view(profile)) {
-      sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: gateway.unknownProfileMessage(profile) } });
-      return;
-    }
-    // The SDK caps bodies at 4 MB by default; SPEC §5 allows 64 MB messages on every transport.
-    // The body is read here, up to that, so a larger one gets an answer that says what to do.
-    let body: unknown;
-    let raw: Buffer | undefined;
-    if (req.method === 'POST') {
-      const read = await readCappedBody(req, MAX_MESSAGE_BYTES);
-      if (read === TOO_LARGE) return mcpTooLarge(req, res);
-      raw = read;
-      try {
-        body = JSON.parse(read.toString('utf8'));
-      } catch {
-        sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } });
-        return;
-      }
-    }
-    const sid = req.headers['mcp-session-id'];
-    if (typeof sid === 'string') {
-      const entry = this.#mcp.get(sid);
-      if (!entry || entry.profile !== profile) {
-        sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unknown or expired session; initialize again.' } });
-        return;
-      }
-      entry.lastSeen = Date.now();
-      await entry.transport.handleRequest(req, res, body);
-      return;
-    }
-    if (req.method !== 'POST') {
-      sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Start a session with an initialize POST.' } });
-      return;
-    }
-    // Which generation: a 2026-07-28 request carries its era's claim (envelope, headers) and
-    // goes to the stateless endpoint; everything else to a 2025 session as before.
-    // (The SDK's rule for telling them apart comes with the 2026-07-28 side, loaded on the first such POST.)
-    const { ModernMcpEndpoint, toFetchRequest } = await loadModernEra();
-    const request = toFetchRequest(req, this.url, raw);
-    if (await ModernMcpEndpoint.isModern(request, body)) {
-      this.#modern ??= new ModernMcpEndpoint(gateway);
-      await this.#modern.serve(request, body, profile, res, req);
-      return;
-    }
-    // Loaded on the first HTTP MCP session: most users only connect through the shim.
-    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: new BoundedEventStore(),
-      // Tells clients how soon to reconnect when a stream closes (SSE `retry`), in ms.
-      retryInterval: 1000,
-      onsessioninitialized: (id) => {
-        this.#mcp.set(id, { transport, profile, lastSeen: Date.now() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) this.#mcp.delete(transport.sessionId);
-    };
-    await gateway.connect(profile, transport, { kind: 'http' });
-    await transport.handleRequest(req, res, body);
-    if (!transport.sessionId) await transport.close();
-  }
-
-  #static(pathname: string, res: ServerResponse): void {
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
-    // A checkout builds the UI on first need (ui-build.ts); the packaged app ships it built.
-    const building = uiBuildFor(APP_ROOT, RENDERER_DIR, rel);
-    if (building) {
-      building.then(
-        () => this.#staticFile(rel, res),
-        (err: unknown) => {
-          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
-          res.end(`The Switchboard UI could not be built: ${err instanceof Error ? err.message : String(err)}\nRun \`npm run build:renderer\` to see why.\n`);
-        },
-      );
-      return;
-    }
-    this.#staticFile(rel, res);
-  }
-
-  #staticFile(rel: string, res: ServerResponse): void {
-    const file = path.resolve(RENDERER_DIR, rel);
-    const inside = file.startsWith(path.resolve(RENDERER_DIR) + path.sep);
-    let target = inside && existsSync(file) && statSync(file).isFile() ? file : undefined;
-    // Client-side routes fall back to the app shell.
-    if (!target && !path.extname(rel)) {
-      const index = path.join(RENDERER_DIR, 'index.html');
-      if (existsSync(index)) target = index;
-    }
-    if (!target) {
-      if (!existsSync(path.join(RENDERER_DIR, 'index.html'))) {
-        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end('The Switchboard UI is not built yet: run `npm run build:renderer` (npm start does it for you).\n');
-        return;
-      }
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('Not found\n');
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': MIME[path.extname(target)] ?? 'application/octet-stream',
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      ...(target.endsWith('.html')
-        ? {
-            'content-security-policy':
-              "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
-            'cache-control': 'no-store',
-          }
-        : {}),
-    });
-    createReadStream(target).pipe(res);
-  }
-
-  /**
-   * HTTP clients often go away without a DELETE; a session idle this long is closed, so it
-   * stops counting as a connected client or as a target for server requests.
-   */
-  #expireIdleSessions(): void {
-    const cutoff = Date.now() - SESSION_IDLE_MS;
-    for (const [id, entry] of this.#mcp) {
-      if (entry.lastSeen < cutoff) {
-        this.#mcp.delete(id);
-        void entry.transport.close().catch(() => {});
-      }
-    }
-  }
-
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
-    for (const { transport } of this.#mcp.values()) await transport.close().catch(() => {});
-    this.#mcp.clear();
-    await this.#modern?.close();
+    await this.#mcp.close();
     for (const f of this.#fronts) f.close();
     this.#fronts.clear();
     this.#server.closeAllConnections();
@@ -466,60 +316,4 @@ function unauthorized(res: ServerResponse): void {
   sendJson(res, 401, {
     error: { code: 'denied', message: 'Missing or wrong access token. Open the address `switchboard serve` printed (it carries the token).' },
   });
-}
-
-/** Bytes of a refused body read and dropped so the client can read the 413 (a bigger upload is cut off). */
-const MAX_DISCARD_BYTES = 4 * MAX_MESSAGE_BYTES;
-
-const TOO_LARGE = Symbol('too large');
-
-/** A request body up to `max` bytes; a declared or actual larger one is not kept. */
-function readCappedBody(req: IncomingMessage, max: number): Promise<Buffer | typeof TOO_LARGE> {
-  if (Number(req.headers['content-length']) > max) return Promise.resolve(TOO_LARGE);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size <= max) return void chunks.push(c);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      chunks.length = 0;
-      resolve(TOO_LARGE);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks));
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', reject);
-  });
-}
-
-function mcpTooLarge(req: IncomingMessage, res: ServerResponse): void {
-  const mb = MAX_MESSAGE_BYTES / (1024 * 1024);
-  // Closing at once would make a client that is still uploading see EPIPE instead of the answer:
-  // the rest is read and dropped (up to a bound).
-  let dropped = 0;
-  req.on('data', (c: Buffer) => {
-    dropped += c.length;
-    if (dropped > MAX_DISCARD_BYTES) req.destroy();
-  });
-  req.resume();
-  sendJson(res, 413, {
-    jsonrpc: '2.0',
-    id: null,
-    error: { code: -32000, message: `The request is larger than ${mb} MB, the largest MCP message Switchboard accepts; send less data per call (split it, or pass a file path instead of its contents).` },
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
-  res.end(text);
-}
-
-async function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
-  const body = await readCappedBody(req, max);
-  if (body !== TOO_LARGE) return body;
-  req.destroy();
-  throw new SwitchboardError('bad-request', `The request body is larger than ${max} bytes.`);
 }

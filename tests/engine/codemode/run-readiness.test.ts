@@ -34,7 +34,7 @@ beforeAll(async () => {
     }),
   );
   engine = await Engine.start({ home, port: null });
-  engine.gateway.settleWaitMs = TEST_SETTLE_MS;
+  engine.gateway.knobs.settleWaitMs = TEST_SETTLE_MS;
   await waitFor(() => engine.supervisor.get('rug')?.state === 'ready' && engine.supervisor.get('broken')?.state === 'failed', 20_000, 'rug ready, broken failed');
 });
 

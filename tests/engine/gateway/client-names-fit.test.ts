@@ -75,7 +75,7 @@ describe.each(LIMITED_CLIENT_IDS.map((id) => [id] as const))('%s', (id: LimitedC
       const tools = (await c.listTools()).tools;
       const upstream = (await engine.supervisor.get('github')!.tools()).map((t) => t.name).sort();
       for (const fast of [true, false]) {
-        engine.gateway.fastPath = fast;
+        engine.gateway.knobs.fastPath = fast;
         const before = { ...engine.gateway.stats };
         const called: string[] = [];
         for (const t of tools) {
@@ -90,7 +90,7 @@ describe.each(LIMITED_CLIENT_IDS.map((id) => [id] as const))('%s', (id: LimitedC
         expect(direct).toBe(fast ? tools.length : 0);
       }
     } finally {
-      engine.gateway.fastPath = true;
+      engine.gateway.knobs.fastPath = true;
       await c.close();
     }
   });

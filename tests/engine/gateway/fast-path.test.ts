@@ -1,4 +1,4 @@
-// The tools/call fast path (fast-calls.ts → gateway.callToolDirect → direct-calls.ts) against
+// The tools/call fast path (fast-calls.ts → call-pipeline.ts → direct-calls.ts) against
 // the SDK path it stands in for: a real engine in this process, real fixture servers, a real
 // SDK client on the engine's socket (as the shim connects). Each behaviour is run twice, with
 // the fast path on and off, and must come out the same; the gateway's counters show which
@@ -48,8 +48,8 @@ async function socketClient(profile: string): Promise<{ client: Client; raw: Lin
 }
 
 /** Runs `fn` with the fast path on or off; returns what it gave, the calls by path, and the audit entries it made. */
-async function run<T>(fast: boolean, fn: (client: Client, raw: LineTransport) => Promise<T>): Promise<{ value: T; direct: number; pipeline: number; audit: Partial<AuditEntry>[] }> {
-  engine.gateway.fastPath = fast;
+async function run<T>(fast: boolean, fn: (client: Client, raw: LineTransport) => Promise<T>): Promise<{ value: T; direct: number; viaSdk: number; audit: Partial<AuditEntry>[] }> {
+  engine.gateway.knobs.fastPath = fast;
   const { client, raw } = await socketClient('p');
   const before = { ...engine.gateway.stats };
   const seen = new Set(engine.audit.list({ limit: 10_000 }).map((e) => e.id));
@@ -63,13 +63,13 @@ async function run<T>(fast: boolean, fn: (client: Client, raw: LineTransport) =>
     return {
       value,
       direct: engine.gateway.stats.directCalls - before.directCalls,
-      pipeline: engine.gateway.stats.pipelineCalls - before.pipelineCalls,
+      viaSdk: engine.gateway.stats.sdkCalls - before.sdkCalls,
       // What must match: every field but the id, the time and the duration.
       audit: audit.map(({ id: _i, time: _t, durationMs: _d, ...rest }) => rest),
     };
   } finally {
     await client.close();
-    engine.gateway.fastPath = true;
+    engine.gateway.knobs.fastPath = true;
   }
 }
 
@@ -78,9 +78,9 @@ async function both<T>(fn: (client: Client, raw: LineTransport) => Promise<T>) {
   const fast = await run(true, fn);
   const sdk = await run(false, fn);
   expect(fast.direct).toBeGreaterThan(0);
-  expect(fast.pipeline).toBe(0);
+  expect(fast.viaSdk).toBe(0);
   expect(sdk.direct).toBe(0);
-  expect(sdk.pipeline).toBeGreaterThan(0);
+  expect(sdk.viaSdk).toBeGreaterThan(0);
   expect(fast.value).toEqual(sdk.value);
   expect(fast.audit).toEqual(sdk.audit);
   return fast;
@@ -138,7 +138,7 @@ describe('tools/call fast path', () => {
   it('sends every progress notification before the result when the server sends them in one read, on both paths (issue 29 #12)', async () => {
     const STEPS = 200;
     for (const fast of [true, false]) {
-      engine.gateway.fastPath = fast;
+      engine.gateway.knobs.fastPath = fast;
       const { client, raw } = await socketClient('p');
       // What reaches the client, in the order it comes off the socket.
       const wire: { progress?: number; token?: unknown; id?: unknown }[] = [];
@@ -159,10 +159,10 @@ describe('tools/call fast path', () => {
         expect({ fast, progress: sent.map((w) => w.progress) }).toEqual({ fast, progress: Array.from({ length: STEPS }, (_, i) => i + 1) });
         expect(new Set(sent.map((w) => w.token))).toEqual(new Set([wire[answer]!.id]));
         expect(wire.slice(answer).filter((w) => w.progress !== undefined)).toEqual([]);
-        expect(fast ? engine.gateway.stats.directCalls - before.directCalls : engine.gateway.stats.pipelineCalls - before.pipelineCalls).toBe(1);
+        expect(fast ? engine.gateway.stats.directCalls - before.directCalls : engine.gateway.stats.sdkCalls - before.sdkCalls).toBe(1);
       } finally {
         await client.close();
-        engine.gateway.fastPath = true;
+        engine.gateway.knobs.fastPath = true;
       }
     }
   });
@@ -247,15 +247,16 @@ describe('tools/call fast path', () => {
     const ran = await code.client.callTool({ name: 'execute', arguments: { code: 'async () => (await basic.echo({ text: "c" }))' } });
     expect((ran.content as { text: string }[])[0]!.text).toMatch(/"c"|\bc\b/);
     await code.client.close();
-    // The one call its code makes takes the server's lane through the same pipeline
-    // (code-runner.ts, callOverLane).
-    expect(engine.gateway.stats.directCalls).toBe(before.directCalls + 1);
+    // Two upstream calls take the server's lane through the same pipeline (call-pipeline.ts): the
+    // one the gateway makes for the task it runs itself (basic runs no tasks of its own: a plain
+    // tools/call upstream), and the one the code makes.
+    expect(engine.gateway.stats.directCalls).toBe(before.directCalls + 2);
     expect(engine.gateway.stats.fastExecutes).toBe(before.fastExecutes + 1);
   });
 
   it('runs a code profile\'s execute as the SDK path does: results, errors, run records and audit', async () => {
     const once = async (fast: boolean) => {
-      engine.gateway.fastPath = fast;
+      engine.gateway.knobs.fastPath = fast;
       const before = engine.gateway.stats.fastExecutes;
       const { client } = await socketClient('code');
       try {
@@ -270,7 +271,7 @@ describe('tools/call fast path', () => {
         return { ok, thrown, syntax, noCode, taken: engine.gateway.stats.fastExecutes - before };
       } finally {
         await client.close();
-        engine.gateway.fastPath = true;
+        engine.gateway.knobs.fastPath = true;
       }
     };
     const fast = await once(true);
