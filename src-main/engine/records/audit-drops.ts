@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { AuditDrop } from '../../../src-shared/records.ts';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
-import type { CapDrop } from './segment-log.ts';
+import type { CapDrop } from './segment-log-options.ts';
 import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 export const MAX_DROP_CLIENTS = 20;

@@ -5,7 +5,8 @@ import { AuditDrops } from './audit-drops.ts';
 import { capAuditEntry } from './audit-entry-caps.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
-import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
+import { SegmentLog } from './segment-log.ts';
+import { storeBasics, type RecordStoreOptions } from './segment-log-options.ts';
 import { clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
 
 /** Default cap of the audit folder, in bytes (50 MB). */

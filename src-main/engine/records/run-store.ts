@@ -4,7 +4,8 @@ import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';
 import { currentSecrets, redactSecrets } from './redact.ts';
 import { capRunRecord } from './run-record-caps.ts';
-import { SegmentLog, storeBasics, type RecordStoreOptions } from './segment-log.ts';
+import { SegmentLog } from './segment-log.ts';
+import { storeBasics, type RecordStoreOptions } from './segment-log-options.ts';
 import { clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
 
 /** Default cap of the runs folder, in bytes (200 MB). */

@@ -15,114 +15,27 @@
 // (the CLI opens the stores without it, only to read them). Appending never rewrites existing
 // data: the active segment's fd stays open in append mode.
 //
-// The cap deletes the oldest segments whole. With `fairBy` (the audit: by client) it first keeps
-// each writer's newest records: an oldest segment holding some is rewritten with only those (the
-// file replaced atomically, its index file rewritten), one holding none is deleted, so one
-// writer's flood removes its own oldest records and not another's recent trail. The holes left in
-// the in-memory index are closed once they outnumber the records held (RecordIndex.squeeze).
+// A size cap deletes the oldest segments, or with `fairBy` keeps each writer's newest records
+// (segment-eviction.ts). The holes left in the in-memory index are closed once they outnumber the
+// records held (RecordIndex.squeeze).
 //
-// The parts: segment-files.ts (names, leftovers, lines), index-file.ts (the index file format),
-// record-index.ts (the in-memory index), segment-reader.ts (reading lines), write-queue.ts.
+// The parts: segment-log-options.ts (what a store is opened with), segment-files.ts (names,
+// leftovers, lines), index-file.ts (the index file format), record-index.ts (the in-memory index),
+// segment-reader.ts (reading lines), segment-query.ts (queries), segment-eviction.ts (the cap),
+// write-queue.ts (deferred writes).
 import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../platform/home.ts';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
 import { addIndexFile, decodeIndexFile, encodeIndexFile } from './index-file.ts';
-import { currentSecrets, redactDeep } from './redact.ts';
 import { GONE, RecordIndex, UNWRITTEN } from './record-index.ts';
 import { SEGMENT_READ, forEachLine, indexFileName, leftoverNames, segmentFileName, segmentSeqs } from './segment-files.ts';
 import { SegmentReader } from './segment-reader.ts';
 import { WriteQueue } from './write-queue.ts';
+import type { IndexFields, SegmentLogOptions } from './segment-log-options.ts';
+import { parseRecord, queryRecords, type LogQuery } from './segment-query.ts';
+import { CapDropTally, fairKeep, keptLines, positionsBySegment, positionsOf } from './segment-eviction.ts';
 import { readHomeFileSync } from '../../shim/home-file.mjs';
-
-/** What the in-memory index keeps of one record: enough to filter and page without reading it. */
-export interface IndexFields {
-  id: string;
-  /** Milliseconds since the epoch. */
-  time: number;
-  /** Values of the store's tag fields, in the order of `SegmentLogOptions.tags`. */
-  tags: string[];
-}
-
-export interface SegmentLogOptions<R> {
-  /** Write within 25 ms, in a batch (write-queue.ts), instead of during append(). Defaults to false. */
-  deferWrites?: boolean;
-  /** Total bytes on disk (segments and their index files) beyond which the oldest segments are deleted. */
-  maxBytes: number;
-  /** Size in bytes at which a new segment is started. Defaults to 4 MB, or a quarter of `maxBytes` when that is smaller. */
-  segmentBytes?: number;
-  /** Names of the string fields kept in memory for filtering, e.g. `['profile', 'client', 'outcome']`. */
-  tags: readonly string[];
-  /** The index fields of a record. */
-  index: (rec: R) => IndexFields;
-  /** Turns a record into what is stored (redaction); its failure is reported like a lost write. */
-  prepare?: (rec: R) => R;
-  /** The texts a `text` query searches, case-insensitively. */
-  searchText: (rec: R) => string[];
-  /** Told of a lost write once, then again only after a write has succeeded in between. */
-  onError?: (err: Error) => void;
-  /** Records the disk refused are kept in memory (until restart) up to this many bytes. Defaults to 8 MB. */
-  maxUnwrittenBytes?: number;
-  /**
-   * Told what the size cap removed, grouped by the value of one tag (the audit: per client), so
-   * that records pushed out by one writer's traffic leave a trace of what they were.
-   */
-  capDrops?: { tag: string; report: (groups: CapDrop[]) => void };
-  /**
-   * Fair eviction: the `keepRecent` newest records of each value of `tag` outlive the segment
-   * they are in when the cap removes it, as long as they take at most half of `maxBytes` (shared
-   * out by rank, see #fairKeep); past that the cap removes the oldest records whatever their tag.
-   * Off when absent.
-   */
-  fairBy?: { tag: string; keepRecent: number };
-}
-
-/** Records of one group the size cap removed at once: how many, and the span of their times (ms). */
-export interface CapDrop {
-  value: string;
-  count: number;
-  from: number;
-  to: number;
-}
-
-/** What the audit log and the run store take when opened. */
-export interface RecordStoreOptions {
-  /** Bytes on disk beyond which the oldest records are deleted. Defaults: audit 50 MB, runs 200 MB. */
-  maxBytes?: number;
-  /** Size of one segment file, in bytes. Defaults to 4 MB (a quarter of `maxBytes` when that is smaller). */
-  segmentBytes?: number;
-  /** Told once when records stop reaching the disk, and again only after one has in between. */
-  onError?: (err: Error) => void;
-  /** Secret values to redact, asked at each append so a changed secret applies at once. */
-  secrets?: () => readonly string[];
-  /** Write within 25 ms, in a batch off the caller's path, instead of during append(). Defaults to false. */
-  deferWrites?: boolean;
-}
-
-/** The options every record store passes on unchanged, with redaction of secrets on write. */
-export function storeBasics<R>(opts: RecordStoreOptions, defaultMaxBytes: number): Pick<SegmentLogOptions<R>, 'maxBytes' | 'segmentBytes' | 'onError' | 'deferWrites' | 'prepare'> {
-  return {
-    maxBytes: opts.maxBytes ?? defaultMaxBytes,
-    segmentBytes: opts.segmentBytes,
-    onError: opts.onError,
-    deferWrites: opts.deferWrites,
-    prepare: (r: R) => redactDeep(r, currentSecrets(opts)),
-  };
-}
-
-export interface LogQuery {
-  /** Tag name → required value. */
-  tags?: Record<string, string | undefined>;
-  /** Milliseconds since the epoch, inclusive. */
-  since?: number;
-  until?: number;
-  /** Case-insensitive substring of any of the record's `searchText`. */
-  text?: string;
-  /** Only records older than the one with this id. */
-  before?: string;
-  /** Defaults to 50; at most 10,000. */
-  limit?: number;
-}
 
 interface Segment {
   seq: number;
@@ -135,8 +48,6 @@ interface Segment {
 
 const DEFAULT_SEGMENT_BYTES = 4 * 1024 * 1024;
 const DEFAULT_UNWRITTEN_BYTES = 8 * 1024 * 1024;
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 10_000;
 
 export class SegmentLog<R> {
   readonly #dir: string;
@@ -222,7 +133,7 @@ export class SegmentLog<R> {
     const reader = new SegmentReader(this.#dir, this.#index, this.#unwritten);
     try {
       const line = reader.line(p, false);
-      return line === undefined ? undefined : parse<R>(line);
+      return line === undefined ? undefined : parseRecord<R>(line);
     } finally {
       reader.close();
     }
@@ -231,54 +142,12 @@ export class SegmentLog<R> {
   /** Records matching `q`, newest first. */
   query(q: LogQuery): R[] {
     this.flush();
-    const limit = Number.isFinite(q.limit) ? Math.min(Math.max(0, Math.floor(q.limit!)), MAX_LIMIT) : DEFAULT_LIMIT;
-    const index = this.#index;
-    const tagFilters: [number, number][] = [];
-    for (const [name, value] of Object.entries(q.tags ?? {})) {
-      if (value === undefined) continue;
-      const t = this.#opts.tags.indexOf(name);
-      if (t < 0) throw new Error(`Unknown tag "${name}"`);
-      const code = index.codeOf(value);
-      if (code === undefined) return []; // a value no record has
-      tagFilters.push([t, code]);
-    }
-    let end = index.end;
-    let beforeId: string | undefined;
-    if (q.before !== undefined) {
-      const anchor = index.find(q.before);
-      // An anchor no longer held (dropped by the cap) still pages, by id order.
-      if (anchor !== undefined) end = anchor;
-      else beforeId = q.before;
-    }
-    const needle = q.text ? q.text.toLowerCase() : undefined;
-    const escapedNeedle = needle ? JSON.stringify(needle).slice(1, -1) : undefined;
-    const out: R[] = [];
-    const reader = new SegmentReader(this.#dir, index, this.#unwritten);
+    const reader = new SegmentReader(this.#dir, this.#index, this.#unwritten);
     try {
-      scan: for (let p = end - 1; p >= index.start && out.length < limit; p--) {
-        if (index.seg(p) === GONE) continue;
-        if (q.since !== undefined && index.time(p) < q.since) continue;
-        if (q.until !== undefined && index.time(p) > q.until) continue;
-        for (const [t, code] of tagFilters) if (index.tag(p, t) !== code) continue scan;
-        if (beforeId !== undefined && !(index.id(p) < beforeId)) continue;
-        const line = reader.line(p, needle !== undefined);
-        if (line === undefined) continue;
-        if (needle !== undefined) {
-          // Cheap test on the raw line first; a field's text appears in it verbatim or JSON-escaped.
-          const raw = line.toLowerCase();
-          if (!raw.includes(needle) && !raw.includes(escapedNeedle!)) continue;
-          const rec = parse<R>(line);
-          if (rec === undefined || !this.#opts.searchText(rec).some((s) => s.toLowerCase().includes(needle))) continue;
-          out.push(rec);
-        } else {
-          const rec = parse<R>(line);
-          if (rec !== undefined) out.push(rec);
-        }
-      }
+      return queryRecords(this.#index, reader, this.#opts, q);
     } finally {
       reader.close();
     }
-    return out;
   }
 
   count(): number {
@@ -365,7 +234,7 @@ export class SegmentLog<R> {
     const first = this.#index.end;
     // Past the last whole line is a torn one: cut off before the next write.
     const start = forEachLine(buf, (from, nl) => {
-      const rec = parse<R>(buf.toString('utf8', from, nl));
+      const rec = parseRecord<R>(buf.toString('utf8', from, nl));
       if (rec === undefined) return;
       try {
         const f = this.#opts.index(rec);
@@ -463,20 +332,8 @@ export class SegmentLog<R> {
 
   #enforceCaps(): void {
     const drops = this.#opts.capDrops;
-    const tag = drops ? this.#opts.tags.indexOf(drops.tag) : -1;
-    const groups = new Map<string, CapDrop>();
-    const count = (p: number): void => {
-      if (tag < 0) return;
-      const value = this.#index.string(this.#index.tag(p, tag));
-      const time = this.#index.time(p);
-      const g = groups.get(value);
-      if (!g) groups.set(value, { value, count: 1, from: time, to: time });
-      else {
-        g.count++;
-        g.from = Math.min(g.from, time);
-        g.to = Math.max(g.to, time);
-      }
-    };
+    const tally = new CapDropTally(this.#index, drops ? this.#opts.tags.indexOf(drops.tag) : -1);
+    const count = (p: number): void => tally.count(p);
     if (this.diskBytes() > this.#opts.maxBytes && this.#segments.length > 1) {
       if (this.#opts.fairBy) this.#evictFairly(count);
       // Without fairBy, or when the records it keeps still fill the cap: oldest first.
@@ -492,7 +349,8 @@ export class SegmentLog<R> {
       });
       if (this.#index.holes > 4096 && this.#index.holes > this.#index.size) this.#squeeze();
     }
-    if (groups.size > 0) drops!.report([...groups.values()]);
+    const groups = tally.groups();
+    if (groups.length > 0) drops!.report(groups);
     while (this.#unwrittenBytes > this.#maxUnwritten && this.#unwritten.size > 0) {
       const oldest = this.#unwritten.keys().next().value!;
       this.#forgetUnwritten(oldest);
@@ -506,8 +364,10 @@ export class SegmentLog<R> {
    * (one whose rewrite fails is left to the oldest-first rule). Stops at the active segment.
    */
   #evictFairly(count: (p: number) => void): void {
-    const keep = this.#fairKeep();
-    const bySeg = this.#positionsBySegment();
+    const { tag, keepRecent } = this.#opts.fairBy!;
+    // What is kept takes at most half the cap; past that the oldest go whatever their tag.
+    const keep = fairKeep(this.#index, this.#opts.tags.indexOf(tag), keepRecent, this.#opts.maxBytes / 2);
+    const bySeg = positionsBySegment(this.#index);
     // Down to a segment below the cap, as deleting whole segments does: the next round (a pass
     // over the index) comes a segment's worth of records later, not at the next append.
     const target = Math.max(0, this.#opts.maxBytes - this.#segmentBytes);
@@ -524,58 +384,6 @@ export class SegmentLog<R> {
     }
   }
 
-  /**
-   * The positions `fairBy` keeps: each tag value's `keepRecent` newest, within half the cap. The
-   * half is shared out by rank — every value's newest first, then every value's second newest… —
-   * so a flood's newest records cannot take the share of another writer's few.
-   */
-  #fairKeep(): Set<number> {
-    const { tag: name, keepRecent } = this.#opts.fairBy!;
-    const t = this.#opts.tags.indexOf(name);
-    const keep = new Set<number>();
-    if (t < 0) return keep;
-    const index = this.#index;
-    // Each value's newest records, newest first; values in the order of their newest record.
-    const byValue = new Map<number, number[]>();
-    for (let p = index.end - 1; p >= index.start; p--) {
-      const s = index.seg(p);
-      if (s >= GONE) continue; // gone, or only in memory (not on disk, nothing to keep)
-      const code = index.tag(p, t);
-      let list = byValue.get(code);
-      if (!list) byValue.set(code, (list = []));
-      if (list.length < keepRecent) list.push(p);
-    }
-    const lists = [...byValue.values()];
-    let budget = this.#opts.maxBytes / 2;
-    for (let rank = 0; rank < keepRecent; rank++) {
-      let any = false;
-      for (const list of lists) {
-        const p = list[rank];
-        if (p === undefined) continue;
-        any = true;
-        budget -= index.len(p);
-        if (budget < 0) return keep;
-        keep.add(p);
-      }
-      if (!any) break;
-    }
-    return keep;
-  }
-
-  /** The positions of the records held in each segment, oldest first. */
-  #positionsBySegment(): Map<number, number[]> {
-    const out = new Map<number, number[]>();
-    const index = this.#index;
-    for (let p = index.start; p < index.end; p++) {
-      const s = index.seg(p);
-      if (s >= GONE) continue;
-      let list = out.get(s);
-      if (!list) out.set(s, (list = []));
-      list.push(p);
-    }
-    return out;
-  }
-
   /** Deletes the segment at `i` and forgets its records (`held`, else found by scanning). */
   #deleteSegment(i: number, count: (p: number) => void, held?: readonly number[]): void {
     const seg = this.#segments.splice(i, 1)[0]!;
@@ -586,19 +394,9 @@ export class SegmentLog<R> {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#report(err);
       }
     }
-    const index = this.#index;
-    const gone = (p: number): void => {
+    for (const p of held ?? positionsOf(this.#index, seg.seq)) {
       count(p);
-      index.markGone(p);
-    };
-    if (held) for (const p of held) gone(p);
-    else {
-      // Positions follow segment order: past the first record of a newer segment, none is this one's.
-      for (let p = index.start; p < index.end; p++) {
-        const s = index.seg(p);
-        if (s === seg.seq) gone(p);
-        else if (s < GONE && s > seg.seq) break;
-      }
+      this.#index.markGone(p);
     }
   }
 
@@ -615,20 +413,10 @@ export class SegmentLog<R> {
     } catch {
       return false;
     }
-    const parts: Buffer[] = [];
-    const offs: number[] = [];
-    let size = 0;
-    for (const p of kept) {
-      const off = index.off(p);
-      const len = index.len(p);
-      // The file must still be as the index says: whole lines where it puts them.
-      if (off + len > buf.length || buf[off + len - 1] !== 0x0a || (off > 0 && buf[off - 1] !== 0x0a)) return false;
-      parts.push(buf.subarray(off, off + len));
-      offs.push(size);
-      size += len;
-    }
+    const cut = keptLines(buf, index, kept);
+    if (!cut) return false;
     try {
-      writeFileAtomicSync(this.#segmentPath(seg.seq), Buffer.concat(parts, size), { mode: 0o600 });
+      writeFileAtomicSync(this.#segmentPath(seg.seq), cut.data, { mode: 0o600 });
     } catch {
       // Not a lost record: the segment stays whole, and the oldest-first rule keeps the cap.
       return false;
@@ -639,8 +427,8 @@ export class SegmentLog<R> {
       count(p);
       index.markGone(p);
     }
-    kept.forEach((p, k) => index.setOff(p, offs[k]!));
-    seg.bytes = size;
+    kept.forEach((p, k) => index.setOff(p, cut.offs[k]!));
+    seg.bytes = cut.data.length;
     seg.indexBytes = 0;
     // The old index no longer matches (its size says so, but it would still take disk space).
     try {
@@ -706,10 +494,3 @@ export class SegmentLog<R> {
   }
 }
 
-function parse<R>(line: string): R | undefined {
-  try {
-    return JSON.parse(line) as R;
-  } catch {
-    return undefined;
-  }
-}

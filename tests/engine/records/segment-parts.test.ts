@@ -1,8 +1,9 @@
 // The pure parts of the segment log: file names and leftovers, line splitting of a segment, the
-// index file format, and the write queue's batching.
+// index file format, the cap's choices, and the write queue's batching.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addIndexFile, decodeIndexFile, encodeIndexFile } from '../../../src-main/engine/records/index-file.ts';
 import { RecordIndex } from '../../../src-main/engine/records/record-index.ts';
+import { CapDropTally, fairKeep, keptLines, positionsBySegment, positionsOf } from '../../../src-main/engine/records/segment-eviction.ts';
 import { forEachLine, indexFileName, leftoverNames, segmentFileName, segmentSeqs } from '../../../src-main/engine/records/segment-files.ts';
 import { FLUSH_DELAY_MS, WriteQueue } from '../../../src-main/engine/records/write-queue.ts';
 
@@ -67,6 +68,55 @@ describe('index file', () => {
     const short = JSON.parse(text);
     short.time.pop();
     expect(decodeIndexFile(JSON.stringify(short), 30, tags)).toBeUndefined();
+  });
+});
+
+describe('size cap', () => {
+  // Segment 1 holds a quiet writer's only record and a loud one's oldest two; segment 2 the loud one's newest.
+  function flood(): RecordIndex {
+    const index = new RecordIndex(1);
+    const rows: [number, number, string, string][] = [[1, 0, 'a', 'quiet'], [1, 10, 'b', 'loud'], [1, 20, 'c', 'loud'], [2, 0, 'd', 'loud'], [2, 10, 'e', 'loud']];
+    rows.forEach(([seg, off, id, who], k) => index.add(seg, off, 10, id, k + 1, [index.code(who)]));
+    return index;
+  }
+
+  it("shares what it keeps by rank, so a flood's newest records cannot take a quiet writer's share", () => {
+    const index = flood();
+    // Room for three records of 10 bytes: the loud one's newest, the quiet one's only, then the loud one's second.
+    expect([...fairKeep(index, 0, 3, 30)].sort()).toEqual([0, 3, 4]);
+    expect(fairKeep(index, 0, 3, 1000).size).toBe(4);
+    expect(fairKeep(index, -1, 3, 1000).size).toBe(0);
+  });
+
+  it('finds the records held in each segment, leaving out those gone', () => {
+    const index = flood();
+    index.markGone(1);
+    expect(positionsBySegment(index)).toEqual(new Map([[1, [0, 2]], [2, [3, 4]]]));
+    expect(positionsOf(index, 1)).toEqual([0, 2]);
+    expect(positionsOf(index, 2)).toEqual([3, 4]);
+  });
+
+  it("cuts a segment down to the kept lines, and refuses a file that is not as the index says", () => {
+    const index = flood();
+    const lines = ['{"i":"a"}\n', '{"i":"b"}\n', '{"i":"c"}\n'];
+    const cut = keptLines(Buffer.from(lines.join('')), index, [0, 2]);
+    expect(cut?.data.toString()).toBe(lines[0]! + lines[2]!);
+    expect(cut?.offs).toEqual([0, 10]);
+    expect(keptLines(Buffer.from(lines.join('').slice(0, 25)), index, [0, 2])).toBeUndefined();
+    expect(keptLines(Buffer.from(' ' + lines.join('')), index, [2])).toBeUndefined();
+  });
+
+  it('tallies what it removed per writer, with the span of their times', () => {
+    const index = flood();
+    const tally = new CapDropTally(index, 0);
+    for (const p of [1, 2, 0]) tally.count(p);
+    expect(tally.groups()).toEqual([
+      { value: 'loud', count: 2, from: 2, to: 3 },
+      { value: 'quiet', count: 1, from: 1, to: 1 },
+    ]);
+    const untagged = new CapDropTally(index, -1);
+    untagged.count(0);
+    expect(untagged.groups()).toEqual([]);
   });
 });
 
