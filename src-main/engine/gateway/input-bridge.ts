@@ -20,13 +20,10 @@ interface Ask {
   reject(err: unknown): void;
 }
 
-export interface InputRound<R> {
-  /** Done: the call's result. */
-  result?: R;
-  /** Or the questions to put to the client, and the state to echo. */
-  inputRequests?: Record<string, { method: string; params?: unknown }>;
-  requestState?: string;
-}
+/** A round of a call: done with its result, or the questions to put to the client and the state to echo. */
+export type InputRound<R> =
+  | { result: R; inputRequests?: undefined; requestState?: undefined }
+  | { result?: undefined; inputRequests: Record<string, { method: string; params?: unknown }>; requestState: string };
 
 class Pending<R> {
   readonly token = randomUUID();
