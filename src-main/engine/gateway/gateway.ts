@@ -13,11 +13,11 @@ import { SETTLE_WAIT_MS } from '../upstream/supervisor.ts';
 import { answerWithoutClient, callEndedMessage, NotAskedError } from '../upstream/answer-without-client.ts';
 import type { DirectCalls } from '../upstream/direct-calls.ts';
 import { ProfileView, type CatalogSource } from './profile-view.ts';
-import { ClientSession } from './session.ts';
+import { ClientSession } from './session-2025-11-25.ts';
 import { RootsRouter } from './roots.ts';
 import { SessionBase, type CallContext, type CallOrigin, type DirectAnswer, type DirectCallContext, type DirectCallHandle, type GatewayPort } from './session-base.ts';
-import type { ModernSession } from './modern-session.ts';
-import { loadModernEra, modernEra } from './load-modern.ts';
+import type { Rev20260728Session } from './session-2026-07-28.ts';
+import { loadRev20260728, rev20260728 } from './load-rev-2026-07-28.ts';
 import type { BootAnswers, BootDigests } from './boot-answers.ts';
 import { LineTransport } from './line-transport.ts';
 import { ListenBridge } from './listen-bridge.ts';
@@ -274,10 +274,10 @@ export class Gateway implements GatewayPort {
         const listens = new ListenBridge(this, profile);
         tapInbound(replay, (m) => void listens.inbound(m), () => listens.closeAll());
         // The replay transport holds the client's messages while the modern side loads.
-        void loadModernEra().then(({ serveStdio }) => serveStdio(
+        void loadRev20260728().then(({ serveStdio }) => serveStdio(
           (ctx) => {
             const session = this.#open(profile, ctx.era === 'modern' ? 'modern' : 'legacy', info.kind, info.connector);
-            if (session.era === 'modern') return (session as ModernSession).server;
+            if (session.era === 'modern') return (session as Rev20260728Session).server;
             // The entry only connects and closes a 2025-era instance: the v1 session does both.
             const legacy = session as ClientSession;
             return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;
@@ -298,10 +298,10 @@ export class Gateway implements GatewayPort {
    * alone). Not a connected client (status lists it among the recent ones); gone when its
    * request is answered.
    */
-  modernRequestSession(profile: string): ModernSession | undefined {
+  rev20260728RequestSession(profile: string): Rev20260728Session | undefined {
     const view = this.#views.get(profile);
     if (!view) return undefined;
-    return new (modernEra().ModernSession)({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http', extensions: this.#extensions(view) });
+    return new (rev20260728().Rev20260728Session)({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http', extensions: this.#extensions(view) });
   }
 
   /**
@@ -321,7 +321,7 @@ export class Gateway implements GatewayPort {
   #open(profile: string, era: 'legacy' | 'modern', kind: 'socket' | 'http', connector?: string): SessionBase {
     const view = this.#views.get(profile)!;
     const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind, connector, extensions: this.#extensions(view) };
-    const session = era === 'modern' ? new (modernEra().ModernSession)(init) : new ClientSession(init);
+    const session = era === 'modern' ? new (rev20260728().Rev20260728Session)(init) : new ClientSession(init);
     this.sessions.add(session);
     const gone = () => {
       if (!this.sessions.delete(session)) return;
@@ -330,7 +330,7 @@ export class Gateway implements GatewayPort {
       this.#roots.audienceChanged();
     };
     session.onclose = gone;
-    if (session.era === 'modern') (session as ModernSession).server.onclose = gone;
+    if (session.era === 'modern') (session as Rev20260728Session).server.onclose = gone;
     else {
       // Who uses which server decides whose roots a server may see (roots.ts).
       const legacy = session as ClientSession;

@@ -1,6 +1,6 @@
 // Mid-call input for 2026-07-28 clients. A server of either era may need input while a call
 // runs (a 2025 server sends `elicitation/create` / `sampling/createMessage` / `roots/list`; a
-// modern one returns `input_required`, which the upstream client turns into the same request).
+// 2026-07-28 one returns `input_required`, which the upstream client turns into the same request).
 // A 2026-07-28 client cannot be sent requests: the gateway answers its tools/call with an
 // `input_required` result naming what the server asked, keeps the upstream call running, and
 // when the client retries with `inputResponses` and the echoed `requestState`, hands the

@@ -16,7 +16,7 @@ import {
 import { ERROR_META, SwitchboardError, toErrorData, type ErrorData } from '../../../src-shared/errors.ts';
 import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from '../codemode/code-tools.ts';
 import type { ProfileView, ToolTarget } from './profile-view.ts';
-import { modernTask, type LegacyTask, type TaskOwner } from './task-bridge.ts';
+import { rev20260728Task, type Rev20251125Task, type TaskOwner } from './task-bridge.ts';
 import type { CallContext, GatewayPort as Gateway, SessionBase } from './session-base.ts';
 import { relayed, type RelayedResults } from './sdk-boundary.ts';
 
@@ -67,7 +67,7 @@ export async function callToolAsTask(gateway: Gateway, session: SessionBase, req
   if (view.surface === 'code') return runHere('(code)');
   const target = await resolveToolTarget(gateway, session, view, req);
   if (!gateway.taskSupport(target.server, target.tool)) return runHere(target.server);
-  const created = (await upstreamTaskCall(gateway, session, view, target, req, task)) as { task?: LegacyTask };
+  const created = (await upstreamTaskCall(gateway, session, view, target, req, task)) as { task?: Rev20251125Task };
   if (created.task && typeof created.task.taskId === 'string') return { task: gateway.tasks.adopt(owner, target.server, created.task) };
   // The server answered at once after all: the task is already done.
   return runHere(target.server, async () => created as CallToolResult);
@@ -78,17 +78,17 @@ export async function callToolAsTask(gateway: Gateway, session: SessionBase, req
  * runs it as a task, answers that task (`resultType: "task"`); undefined otherwise (the call runs
  * as usual: the receiver decides, and the gateway makes no task of its own for this era).
  */
-export async function callToolAsModernTask(gateway: Gateway, session: SessionBase, req: ToolCallRequest): Promise<Record<string, unknown> | undefined> {
+export async function callToolAsRev20260728Task(gateway: Gateway, session: SessionBase, req: ToolCallRequest): Promise<Record<string, unknown> | undefined> {
   const view = session.requireView();
   if (view.surface === 'code') return undefined;
   const target = await resolveToolTarget(gateway, session, view, req);
   if (!gateway.taskSupport(target.server, target.tool)) return undefined;
   const owner = taskOwner(session, req.client);
   gateway.tasks.assertRoom(owner);
-  const created = (await upstreamTaskCall(gateway, session, view, target, req, {})) as { task?: LegacyTask };
+  const created = (await upstreamTaskCall(gateway, session, view, target, req, {})) as { task?: Rev20251125Task };
   if (!created.task || typeof created.task.taskId !== 'string') return created;
   const task = gateway.tasks.adopt(owner, target.server, created.task);
-  return { ...modernTask(task), resultType: 'task' };
+  return { ...rev20260728Task(task), resultType: 'task' };
 }
 
 /**

@@ -10,7 +10,7 @@ import type {
   ListToolsResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-// Types only: the v2 server SDK itself is loaded on first use (load-modern.ts).
+// Types only: the v2 server SDK itself is loaded on first use (load-rev-2026-07-28.ts).
 import type { HandlerResultTypeMap, InputRequests } from '@modelcontextprotocol/server';
 
 /** What an upstream answers each request the gateway relays to it as is. */
@@ -43,7 +43,7 @@ export function toolsForRev20260728(result: ListToolsResult): HandlerResultTypeM
 
 /**
  * tools/call of a client that declared the tasks extension, run as a task by the tool's server
- * (profile-requests.ts callToolAsModernTask): the task (`resultType: "task"`, see
+ * (profile-requests.ts callToolAsRev20260728Task): the task (`resultType: "task"`, see
  * docs/protocol.md), or the server's own result when it answered at once after all. The v2 SDK's
  * tools/call result type knows only results with content and `input_required`, not the
  * extension's answer, which its Server passes on as it is.

@@ -13,8 +13,8 @@ import { APP_ROOT } from '../app-root.ts';
 import { BoundedEventStore } from './event-store.ts';
 import { uiBuildFor } from './ui-build.ts';
 import { MAX_MESSAGE_BYTES } from '../gateway/line-transport.ts';
-import type { ModernMcpEndpoint } from './modern-endpoint.ts';
-import { loadModernEra } from '../gateway/load-modern.ts';
+import type { Rev20260728Endpoint } from './endpoint-2026-07-28.ts';
+import { loadRev20260728 } from '../gateway/load-rev-2026-07-28.ts';
 
 export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
 /** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */
@@ -80,7 +80,7 @@ export class HttpServer {
   readonly #engine: HttpEngine;
   readonly #mcp = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
   #sweeper: NodeJS.Timeout | undefined;
-  #modern: ModernMcpEndpoint | undefined;
+  #modern: Rev20260728Endpoint | undefined;
   #url: string | null = null;
   #port = 0;
 
@@ -358,10 +358,10 @@ export class HttpServer {
     // Which generation: a 2026-07-28 request carries its era's claim (envelope, headers) and
     // goes to the stateless endpoint; everything else to a 2025 session as before.
     // (The SDK's rule for telling them apart comes with the 2026-07-28 side, loaded on the first such POST.)
-    const { ModernMcpEndpoint, toFetchRequest } = await loadModernEra();
+    const { Rev20260728Endpoint, toFetchRequest } = await loadRev20260728();
     const request = toFetchRequest(req, this.url, raw);
-    if (await ModernMcpEndpoint.isModern(request, body)) {
-      this.#modern ??= new ModernMcpEndpoint(gateway);
+    if (await Rev20260728Endpoint.isRev20260728(request, body)) {
+      this.#modern ??= new Rev20260728Endpoint(gateway);
       await this.#modern.serve(request, body, profile, res, req);
       return;
     }

@@ -2,7 +2,7 @@
 // lifecycle (start, restart with backoff, give up after repeated failed starts, stop), and the
 // calls made over it (bounded by callTimeoutSec). Built on the v2 client SDK, which speaks both
 // protocol generations; the pieces live next to it: transport-factory.ts (how to reach the
-// server), protocol-era.ts (which generation it speaks), modern-subscriptions.ts (2026-07-28
+// server), protocol-era.ts (which generation it speaks), subscriptions-2026-07-28.ts (2026-07-28
 // change notifications), catalog-cache.ts (its tools, resources, prompts) and upstream-errors.ts
 // (what a failure is called).
 import path from 'node:path';
@@ -24,8 +24,8 @@ import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { CatalogCache, type CatalogKind } from './catalog-cache.ts';
 import { EraVerdict, negotiatedRevision } from './protocol-era.ts';
-import { ModernSubscriptions } from './modern-subscriptions.ts';
-import { followTask, liftedTask, liftTaskResults, TASKS_EXTENSION } from './modern-tasks.ts';
+import { Rev20260728Subscriptions } from './subscriptions-2026-07-28.ts';
+import { followTask, liftedTask, liftTaskResults, TASKS_EXTENSION } from './tasks-2026-07-28.ts';
 import { LOG_LEVEL_META_KEY } from '../gateway/call-logs.ts';
 import type { MissingProgram } from '../../../src-shared/missing-program.ts';
 import { FatalStartError, makeTransport } from './transport-factory.ts';
@@ -126,7 +126,7 @@ export class Upstream {
   #transport: Transport | undefined;
   #stdio: ChildStdioTransport | undefined;
   #capabilities: ServerCapabilities | undefined;
-  #subscriptions: ModernSubscriptions | undefined;
+  #subscriptions: Rev20260728Subscriptions | undefined;
   /** The tools/call fast path's lane on a ready 2025-era stdio connection (direct-calls.ts). */
   #direct: DirectCalls | undefined;
   /** Which call a server request came with, on a Streamable HTTP connection (stream-ties.ts). */
@@ -294,7 +294,7 @@ export class Upstream {
     return result as CallToolResult;
   }
 
-  /** A 2026-07-28 server answered with a task (modern-tasks.ts): its result, within callTimeoutSec. */
+  /** A 2026-07-28 server answered with a task (tasks-2026-07-28.ts): its result, within callTimeoutSec. */
   async #followModernTask(task: NonNullable<ReturnType<typeof liftedTask>>, what: string, opts: CallOptions): Promise<CallToolResult> {
     const sec = this.config.callTimeoutSec ?? DEFAULT_CALL_TIMEOUT_SEC;
     const timeout = AbortSignal.timeout(sec * 1000);
@@ -323,7 +323,7 @@ export class Upstream {
    * Whether a tool can run as a task of this server (2025-11-25 tasks: the server offers
    * task-augmented tools/call and the tool says `execution.taskSupport`). Undefined when it
    * cannot: a server without tasks, or a 2026-07-28 one (which decides per call: a task it
-   * answers with is followed by callTool itself, modern-tasks.ts).
+   * answers with is followed by callTool itself, tasks-2026-07-28.ts).
    */
   taskSupport(tool: string): 'optional' | 'required' | undefined {
     if (this.#client?.getProtocolEra() === 'modern' || !this.#capabilities?.tasks?.requests?.tools?.call) return undefined;
@@ -530,7 +530,7 @@ export class Upstream {
         });
       }
       if (client.getProtocolEra() === 'modern') {
-        const subs = new ModernSubscriptions(client, caps);
+        const subs = new Rev20260728Subscriptions(client, caps);
         this.#subscriptions = subs;
         await subs.open().catch((err) => this.#log.note(`could not listen for changes: ${err instanceof Error ? err.message : String(err)}`));
         if (gen !== this.#generation) return;

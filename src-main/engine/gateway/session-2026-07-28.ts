@@ -31,7 +31,7 @@ const LIST_CACHE = { ttlMs: 0, cacheScope: 'private' } as const;
 
 const TASK_PARAMS = z.looseObject({ taskId: z.string() });
 
-export class ModernSession extends SessionBase {
+export class Rev20260728Session extends SessionBase {
   readonly era = 'modern' as const;
   readonly server: Server;
   #clientName = 'unknown';
@@ -138,7 +138,7 @@ export class ModernSession extends SessionBase {
     const state = ctx.mcpReq.requestState();
     // A client that declared the tasks extension gets the server's task when its tool runs as one.
     if (typeof state !== 'string' && this.#declaresTasks()) {
-      const task = await requests.callToolAsModernTask(g, this, {
+      const task = await requests.callToolAsRev20260728Task(g, this, {
         name: req.params.name,
         args: req.params.arguments as Record<string, unknown> | undefined,
         signal: ctx.mcpReq.signal,

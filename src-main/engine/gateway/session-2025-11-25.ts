@@ -1,6 +1,6 @@
 // One connected MCP client of the 2025 generation (initialize, then a session): a v1-SDK Server
 // bound to a profile view, relaying to the upstreams through the gateway. The 2026-07-28 clients
-// get a ModernSession (modern-session.ts); both answer through profile-requests.ts.
+// get a Rev20260728Session (session-2026-07-28.ts); both answer through profile-requests.ts.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
