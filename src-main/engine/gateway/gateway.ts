@@ -10,11 +10,11 @@ import type { ProfileConfig, ServerConfig, SwitchboardConfig } from '../../../sr
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import type { AuditEntry } from '../../../src-shared/records.ts';
 import { ProfileView } from './profile-view.ts';
-import { ClientSession } from './session.ts';
+import { ClientSession } from './session-2025-11-25.ts';
 import { RootsRouter } from '../upstream/roots.ts';
 import type { SessionBase, CallContext, DirectAnswer, DirectCallContext, DirectCallHandle, GatewayPort } from './session-base.ts';
-import type { ModernSession } from './modern-session.ts';
-import { modernEra } from './load-modern.ts';
+import type { Rev20260728Session } from './session-2026-07-28.ts';
+import { rev20260728 } from './load-rev-2026-07-28.ts';
 import type { BootAnswers, BootDigests } from './boot-answers.ts';
 import { LineTransport } from './line-transport.ts';
 import { InputBridge } from './input-bridge.ts';
@@ -193,10 +193,10 @@ export class Gateway implements GatewayPort {
    * alone). Not a connected client (status lists it among the recent ones); gone when its
    * request is answered.
    */
-  modernRequestSession(profile: string): ModernSession | undefined {
+  rev20260728RequestSession(profile: string): Rev20260728Session | undefined {
     const view = this.#views.get(profile);
     if (!view) return undefined;
-    return new (modernEra().ModernSession)({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http', extensions: this.#extensions(view) });
+    return new (rev20260728().Rev20260728Session)({ id: randomUUID(), profile, view, gateway: this, transportKind: 'http', extensions: this.#extensions(view) });
   }
 
   /**
@@ -216,7 +216,7 @@ export class Gateway implements GatewayPort {
   #open(profile: string, era: 'legacy' | 'modern', kind: 'socket' | 'http', connector?: string): SessionBase {
     const view = this.#views.get(profile)!;
     const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind, connector, extensions: this.#extensions(view) };
-    const session = era === 'modern' ? new (modernEra().ModernSession)(init) : new ClientSession(init);
+    const session = era === 'modern' ? new (rev20260728().Rev20260728Session)(init) : new ClientSession(init);
     this.sessions.add(session);
     const gone = () => {
       if (!this.sessions.delete(session)) return;
@@ -225,7 +225,7 @@ export class Gateway implements GatewayPort {
       this.#roots.audienceChanged();
     };
     session.onclose = gone;
-    if (session.era === 'modern') (session as ModernSession).server.onclose = gone;
+    if (session.era === 'modern') (session as Rev20260728Session).server.onclose = gone;
     else {
       // Who uses which server decides whose roots a server may see (roots.ts).
       const legacy = session as ClientSession;

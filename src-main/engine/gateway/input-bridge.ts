@@ -1,6 +1,6 @@
 // Mid-call input for 2026-07-28 clients. A server of either era may need input while a call
 // runs (a 2025 server sends `elicitation/create` / `sampling/createMessage` / `roots/list`; a
-// modern one returns `input_required`, which the upstream client turns into the same request).
+// 2026-07-28 one returns `input_required`, which the upstream client turns into the same request).
 // A 2026-07-28 client cannot be sent requests: the gateway answers its tools/call with an
 // `input_required` result naming what the server asked, keeps the upstream call running, and
 // when the client retries with `inputResponses` and the echoed `requestState`, hands the
@@ -20,13 +20,10 @@ interface Ask {
   reject(err: unknown): void;
 }
 
-export interface InputRound<R> {
-  /** Done: the call's result. */
-  result?: R;
-  /** Or the questions to put to the client, and the state to echo. */
-  inputRequests?: Record<string, { method: string; params?: unknown }>;
-  requestState?: string;
-}
+/** A round of a call: done with its result, or the questions to put to the client and the state to echo. */
+export type InputRound<R> =
+  | { result: R; inputRequests?: undefined; requestState?: undefined }
+  | { result?: undefined; inputRequests: Record<string, { method: string; params?: unknown }>; requestState: string };
 
 class Pending<R> {
   readonly token = randomUUID();

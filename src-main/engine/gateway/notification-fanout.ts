@@ -5,7 +5,7 @@ import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { CallLogRelay } from '../upstream/call-logs.ts';
 import type { ProfileView } from './profile-view.ts';
 import type { ListKind, SessionBase } from './session-base.ts';
-import type { LegacyTask, TaskBridge, TaskOwner } from './task-bridge.ts';
+import type { Rev20251125Task, TaskBridge, TaskOwner } from './task-bridge.ts';
 
 export interface GatewayEvents {
   listChanged: [profile: string, kind: ListKind];
@@ -57,7 +57,7 @@ export class NotificationFanout {
   }
 
   /** A task's new state, for its owner: 2025 clients hear it; 2026-07-28 ones poll (or would listen, not relayed yet). */
-  taskStatus(owner: TaskOwner, task: LegacyTask): void {
+  taskStatus(owner: TaskOwner, task: Rev20251125Task): void {
     for (const s of this.#deps.sessions) {
       if (s.era === 'legacy' && s.id === owner.session) s.forwardNotification('', { method: 'notifications/tasks/status', params: task } as ServerNotification);
     }

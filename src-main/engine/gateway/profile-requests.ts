@@ -1,12 +1,24 @@
 // The profile's answers to client requests, shared by both protocol generations' sessions: the
 // tools surface (names → upstream tool, filter, one call path) and the code surface (execute,
 // search_tools, get_schema), resources and prompts routed to the server that owns them.
-import { ErrorCode, McpError, type CallToolResult, type Progress, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type CreateTaskResult,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type Progress,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_META, SwitchboardError, toErrorData, type ErrorData } from '../../../src-shared/errors.ts';
 import { EXECUTE, GET_SCHEMA, SEARCH_TOOLS } from './code-tools.ts';
 import type { ProfileView, ToolTarget } from './profile-view.ts';
-import { modernTask, type LegacyTask, type TaskOwner } from './task-bridge.ts';
+import { rev20260728Task, type Rev20251125Task, type TaskOwner } from './task-bridge.ts';
 import type { CallContext, GatewayPort as Gateway, SessionBase } from './session-base.ts';
+import { relayed, type RelayedResults } from './sdk-boundary.ts';
 
 export interface ToolCallRequest {
   name: string;
@@ -20,7 +32,7 @@ export interface ToolCallRequest {
   logLevel?: string;
 }
 
-export async function listTools(session: SessionBase, signal: AbortSignal): Promise<{ tools: unknown[] }> {
+export async function listTools(session: SessionBase, signal: AbortSignal): Promise<ListToolsResult> {
   // Servers still starting show their boot catalogs (the tools they showed last time).
   const view = await session.settledView(signal, 'tools');
   session.listed('tools');
@@ -44,7 +56,7 @@ export async function callTool(gateway: Gateway, session: SessionBase, req: Tool
  * at once. A tool its server runs as a task becomes that server's task (routed there from then
  * on); any other call runs here as an ordinary call while the gateway keeps the task.
  */
-export async function callToolAsTask(gateway: Gateway, session: SessionBase, req: ToolCallRequest, task: { ttl?: number }): Promise<{ task: LegacyTask }> {
+export async function callToolAsTask(gateway: Gateway, session: SessionBase, req: ToolCallRequest, task: { ttl?: number }): Promise<CreateTaskResult> {
   const view = session.requireView();
   const owner = taskOwner(session, req.client);
   gateway.tasks.assertRoom(owner);
@@ -55,7 +67,7 @@ export async function callToolAsTask(gateway: Gateway, session: SessionBase, req
   if (view.surface === 'code') return runHere('(code)');
   const target = await resolveToolTarget(gateway, session, view, req);
   if (!gateway.taskSupport(target.server, target.tool)) return runHere(target.server);
-  const created = (await upstreamTaskCall(gateway, session, view, target, req, task)) as { task?: LegacyTask };
+  const created = (await upstreamTaskCall(gateway, session, view, target, req, task)) as { task?: Rev20251125Task };
   if (created.task && typeof created.task.taskId === 'string') return { task: gateway.tasks.adopt(owner, target.server, created.task) };
   // The server answered at once after all: the task is already done.
   return runHere(target.server, async () => created as CallToolResult);
@@ -66,17 +78,17 @@ export async function callToolAsTask(gateway: Gateway, session: SessionBase, req
  * runs it as a task, answers that task (`resultType: "task"`); undefined otherwise (the call runs
  * as usual: the receiver decides, and the gateway makes no task of its own for this era).
  */
-export async function callToolAsModernTask(gateway: Gateway, session: SessionBase, req: ToolCallRequest): Promise<Record<string, unknown> | undefined> {
+export async function callToolAsRev20260728Task(gateway: Gateway, session: SessionBase, req: ToolCallRequest): Promise<Record<string, unknown> | undefined> {
   const view = session.requireView();
   if (view.surface === 'code') return undefined;
   const target = await resolveToolTarget(gateway, session, view, req);
   if (!gateway.taskSupport(target.server, target.tool)) return undefined;
   const owner = taskOwner(session, req.client);
   gateway.tasks.assertRoom(owner);
-  const created = (await upstreamTaskCall(gateway, session, view, target, req, {})) as { task?: LegacyTask };
+  const created = (await upstreamTaskCall(gateway, session, view, target, req, {})) as { task?: Rev20251125Task };
   if (!created.task || typeof created.task.taskId !== 'string') return created;
   const task = gateway.tasks.adopt(owner, target.server, created.task);
-  return { ...modernTask(task), resultType: 'task' };
+  return { ...rev20260728Task(task), resultType: 'task' };
 }
 
 /**
@@ -169,19 +181,19 @@ async function callCodeTool(gateway: Gateway, session: SessionBase, view: Profil
   throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}" in code profile "${view.name}". Use execute.`);
 }
 
-export async function listResources(session: SessionBase, signal: AbortSignal): Promise<{ resources: unknown[] }> {
+export async function listResources(session: SessionBase, signal: AbortSignal): Promise<ListResourcesResult> {
   const view = await session.settledView(signal);
   session.listed('resources');
   return { resources: view.listResources() };
 }
 
-export async function listResourceTemplates(session: SessionBase, signal: AbortSignal): Promise<{ resourceTemplates: unknown[] }> {
+export async function listResourceTemplates(session: SessionBase, signal: AbortSignal): Promise<ListResourceTemplatesResult> {
   const view = await session.settledView(signal);
   session.listed('resources');
   return { resourceTemplates: view.listResourceTemplates() };
 }
 
-export async function listPrompts(session: SessionBase, signal: AbortSignal): Promise<{ prompts: unknown[] }> {
+export async function listPrompts(session: SessionBase, signal: AbortSignal): Promise<ListPromptsResult> {
   const view = await session.settledView(signal);
   session.listed('prompts');
   return { prompts: view.listPrompts() };
@@ -203,11 +215,17 @@ async function resourceServer(session: SessionBase, uri: string, signal: AbortSi
 }
 
 /** resources/read, resources/(un)subscribe: to the server that owns the URI. */
-export async function relayResource(gateway: Gateway, session: SessionBase, method: string, params: { uri: string }, signal: AbortSignal): Promise<unknown> {
+export async function relayResource<M extends 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe'>(
+  gateway: Gateway,
+  session: SessionBase,
+  method: M,
+  params: { uri: string },
+  signal: AbortSignal,
+): Promise<RelayedResults[M]> {
   return relay(gateway, await resourceServer(session, params.uri, signal), method, params, signal);
 }
 
-export async function getPrompt(gateway: Gateway, session: SessionBase, params: { name: string }, signal: AbortSignal): Promise<unknown> {
+export async function getPrompt(gateway: Gateway, session: SessionBase, params: { name: string }, signal: AbortSignal): Promise<RelayedResults['prompts/get']> {
   const target = await promptTarget(session, params.name, signal);
   return relay(gateway, target.server, 'prompts/get', { ...params, name: target.tool }, signal);
 }
@@ -217,7 +235,7 @@ export async function complete(
   session: SessionBase,
   params: { ref: { type: string; name?: string; uri?: string } },
   signal: AbortSignal,
-): Promise<unknown> {
+): Promise<RelayedResults['completion/complete']> {
   const ref = params.ref;
   if (ref.type === 'ref/prompt') {
     const target = await promptTarget(session, String(ref.name), signal);
@@ -226,9 +244,9 @@ export async function complete(
   return relay(gateway, await resourceServer(session, String(ref.uri), signal), 'completion/complete', params, signal);
 }
 
-async function relay(gateway: Gateway, server: string, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+async function relay<M extends keyof RelayedResults>(gateway: Gateway, server: string, method: M, params: unknown, signal: AbortSignal): Promise<RelayedResults[M]> {
   try {
-    return await gateway.request(server, method, params, signal);
+    return relayed(method, await gateway.request(server, method, params, signal));
   } catch (err) {
     if (err instanceof McpError) throw err;
     const error = toErrorData(err);

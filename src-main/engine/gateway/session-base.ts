@@ -9,6 +9,7 @@ import { TASKS_EXTENSION, type TaskBridge } from './task-bridge.ts';
 import type { CallLogRelay } from '../upstream/call-logs.ts';
 import type { RecentClients } from './recent-clients.ts';
 import type { ApprovalRecord } from '../../../src-shared/records.ts';
+import type { StatusClient } from '../../../src-shared/api.ts';
 import type { ProfileView } from './profile-view.ts';
 import type { BootAnswers } from './boot-answers.ts';
 import { isLimitedClient, limitedClientFor, type LimitedClientId } from '../../../src-shared/client-limits.ts';
@@ -78,6 +79,12 @@ export interface GatewayPort {
 
 export type ListKind = 'tools' | 'resources' | 'prompts';
 
+/**
+ * A session's protocol revision, in the words status --json reports it (`era`) and the SDKs use:
+ * 'legacy' is 2025-11-25 (initialize, then a session), 'modern' is 2026-07-28 (stateless).
+ */
+export type SessionEra = NonNullable<StatusClient['era']>;
+
 export interface SessionInit {
   id: string;
   profile: string;
@@ -101,7 +108,7 @@ export function profileServerInfo(profile: string, version: string): { name: str
  * call-logs.ts). Tasks in both: 2025-11-25's core `tasks`
  * capability (any tools/call may ask to run as a task), 2026-07-28's tasks extension.
  */
-export function profileCapabilities(era: 'legacy' | 'modern', extensions?: Record<string, object>): Record<string, object> {
+export function profileCapabilities(era: SessionEra, extensions?: Record<string, object>): Record<string, object> {
   const ext = era === 'modern' ? { ...extensions, [TASKS_EXTENSION]: {} } : extensions;
   return {
     tools: { listChanged: true },
@@ -125,7 +132,7 @@ export abstract class SessionBase {
   lastActive = Date.now();
   onclose?: () => void;
   /** Which protocol generation the client speaks on this session. */
-  abstract readonly era: 'legacy' | 'modern';
+  abstract readonly era: SessionEra;
   protected readonly gateway: GatewayPort;
   /** Client requests with upstream calls in flight, per server, oldest first. */
   protected readonly inflightRequests = new Map<string, RequestId[]>();

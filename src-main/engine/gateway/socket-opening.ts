@@ -4,10 +4,10 @@
 // answer every request of an unknown profile gets, on any transport.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListenBridge } from './listen-bridge.ts';
-import { loadModernEra } from './load-modern.ts';
-import type { ModernSession } from './modern-session.ts';
+import { loadRev20260728 } from './load-rev-2026-07-28.ts';
+import type { Rev20260728Session } from './session-2026-07-28.ts';
 import { ReplayTransport } from './replay-transport.ts';
-import type { ClientSession } from './session.ts';
+import type { ClientSession } from './session-2025-11-25.ts';
 import type { GatewayPort, SessionBase } from './session-base.ts';
 
 /** Opens a session of the connection's profile in one era (the gateway's, which tracks it). */
@@ -30,10 +30,10 @@ export function openSocketConnection(transport: Transport, gateway: GatewayPort,
     const listens = new ListenBridge(gateway, profile);
     tapInbound(replay, (m) => void listens.inbound(m), () => listens.closeAll());
     // The replay transport holds the client's messages while the 2026-07-28 side loads.
-    void loadModernEra().then(({ serveStdio }) => serveStdio(
+    void loadRev20260728().then(({ serveStdio }) => serveStdio(
       (ctx) => {
         const session = open(ctx.era === 'modern' ? 'modern' : 'legacy');
-        if (session.era === 'modern') return (session as ModernSession).server;
+        if (session.era === 'modern') return (session as Rev20260728Session).server;
         // The entry only connects and closes a 2025-era instance: the v1 session does both.
         const legacy = session as ClientSession;
         return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;

@@ -21,10 +21,10 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorData } from '../../../src-shared/errors.ts';
-import { pollPause } from '../upstream/modern-tasks.ts';
+import { pollPause } from '../upstream/tasks-2026-07-28.ts';
 
 /** The extension's identifier (2026-07-28), in capabilities and per-request client capabilities. */
-export { TASKS_EXTENSION } from '../upstream/modern-tasks.ts';
+export { TASKS_EXTENSION } from '../upstream/tasks-2026-07-28.ts';
 /** Related-task `_meta` key of 2025-11-25 task results. */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** How long a task the gateway runs is kept when the client asks for no ttl, in ms. */
@@ -39,7 +39,7 @@ const POLL_INTERVAL_MS = 500;
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** A task as 2025-11-25 spells it. */
-export interface LegacyTask {
+export interface Rev20251125Task {
   taskId: string;
   status: TaskStatus;
   ttl: number | null;
@@ -64,7 +64,7 @@ export interface TaskOwner {
 /** How the bridge reaches a server: the gateway's relay (unavailable servers throw). */
 export type TaskRelay = (server: string, method: string, params: unknown, signal?: AbortSignal) => Promise<unknown>;
 /** Tells a task's owner its new state (`notifications/tasks/status`, 2025-11-25). */
-export type TaskStatusSink = (owner: TaskOwner, task: LegacyTask) => void;
+export type TaskStatusSink = (owner: TaskOwner, task: Rev20251125Task) => void;
 
 interface JsonRpcError {
   code: number;
@@ -76,7 +76,7 @@ class Entry {
   readonly id = randomUUID();
   /** The server's own id of the task it runs; undefined for a task the gateway runs. */
   upstreamId: string | undefined;
-  state: LegacyTask;
+  state: Rev20251125Task;
   result: Record<string, unknown> | undefined;
   error: JsonRpcError | undefined;
   abort: AbortController | undefined;
@@ -87,7 +87,7 @@ class Entry {
   constructor(
     readonly owner: TaskOwner,
     readonly server: string,
-    state: Omit<LegacyTask, 'taskId'>,
+    state: Omit<Rev20251125Task, 'taskId'>,
   ) {
     this.state = { ...state, taskId: this.id };
     this.ended = new Promise((resolve) => (this.end = resolve));
@@ -113,7 +113,7 @@ export class TaskBridge {
    * the gateway's id; one the gateway does not know is dropped (its id would mean nothing to
    * any client).
    */
-  fromServer(server: string, params: Partial<LegacyTask> | undefined): void {
+  fromServer(server: string, params: Partial<Rev20251125Task> | undefined): void {
     if (typeof params?.taskId !== 'string') return;
     for (const e of this.#tasks.values()) {
       if (e.server !== server || e.upstreamId !== params.taskId) continue;
@@ -124,7 +124,7 @@ export class TaskBridge {
   }
 
   /** Runs `run` as a task the gateway keeps; answers its first state at once. */
-  runHere(owner: TaskOwner, server: string, ttl: number | undefined, run: (signal: AbortSignal) => Promise<CallToolResult>): LegacyTask {
+  runHere(owner: TaskOwner, server: string, ttl: number | undefined, run: (signal: AbortSignal) => Promise<CallToolResult>): Rev20251125Task {
     const now = new Date().toISOString();
     const e = new Entry(owner, server, { status: 'working', ttl: ttl ?? DEFAULT_TASK_TTL_MS, createdAt: now, lastUpdatedAt: now, pollInterval: POLL_INTERVAL_MS });
     // Kept first (or refused): a task that cannot be kept never starts its call.
@@ -146,7 +146,7 @@ export class TaskBridge {
   }
 
   /** Takes a task a server created for a call: routed there from now on, under a gateway id. */
-  adopt(owner: TaskOwner, server: string, upstream: LegacyTask): LegacyTask {
+  adopt(owner: TaskOwner, server: string, upstream: Rev20251125Task): Rev20251125Task {
     const e = new Entry(owner, server, { ...upstream });
     e.upstreamId = upstream.taskId;
     try {
@@ -160,7 +160,7 @@ export class TaskBridge {
   }
 
   /** tasks/get (2025-11-25 shape). */
-  async get(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<LegacyTask> {
+  async get(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<Rev20251125Task> {
     const e = this.#find(owner, id);
     await this.#refresh(e, signal);
     return { ...e.state };
@@ -190,10 +190,10 @@ export class TaskBridge {
   }
 
   /** tasks/cancel: a task the gateway runs stops its upstream call; a server's task is cancelled there. */
-  async cancel(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<LegacyTask> {
+  async cancel(owner: TaskOwner, id: string, signal?: AbortSignal): Promise<Rev20251125Task> {
     const e = this.#find(owner, id);
     if (e.upstreamId !== undefined) {
-      const r = (await this.#upstream(e, 'tasks/cancel', signal)) as Partial<LegacyTask>;
+      const r = (await this.#upstream(e, 'tasks/cancel', signal)) as Partial<Rev20251125Task>;
       this.#take(e, r);
       return { ...e.state };
     }
@@ -204,7 +204,7 @@ export class TaskBridge {
   }
 
   /** tasks/list: the client's tasks in this profile, newest first. */
-  async list(owner: TaskOwner, signal?: AbortSignal): Promise<LegacyTask[]> {
+  async list(owner: TaskOwner, signal?: AbortSignal): Promise<Rev20251125Task[]> {
     const mine = [...this.#tasks.values()].filter((e) => sameOwner(e.owner, owner)).reverse();
     await Promise.all(mine.map((e) => this.#refresh(e, signal).catch(() => {})));
     return mine.map((e) => ({ ...e.state }));
@@ -224,7 +224,7 @@ export class TaskBridge {
         e.error = rpcError(err);
       }
     }
-    const out: Record<string, unknown> = modernTask(e.state);
+    const out: Record<string, unknown> = rev20260728Task(e.state);
     if (e.state.status === 'completed' && e.result) out.result = e.result;
     if (e.state.status === 'failed') out.error = e.error ?? { code: ErrorCode.InternalError, message: e.state.statusMessage ?? 'The task failed.' };
     // A 2025 server's question inside a task cannot be carried to a 2026-07-28 client here.
@@ -250,14 +250,14 @@ export class TaskBridge {
 
   async #refresh(e: Entry, signal?: AbortSignal): Promise<void> {
     if (e.upstreamId === undefined || e.terminal) return;
-    this.#take(e, (await this.#upstream(e, 'tasks/get', signal)) as Partial<LegacyTask>);
+    this.#take(e, (await this.#upstream(e, 'tasks/get', signal)) as Partial<Rev20251125Task>);
   }
 
   /** Takes the server's view of its task, keeping the gateway's id. */
-  #take(e: Entry, r: Partial<LegacyTask> | undefined): void {
+  #take(e: Entry, r: Partial<Rev20251125Task> | undefined): void {
     if (!r || typeof r !== 'object' || typeof r.status !== 'string') return;
     const { taskId: _theirs, ...rest } = r;
-    const next: LegacyTask = { ...e.state, ...pickTask(rest), taskId: e.id };
+    const next: Rev20251125Task = { ...e.state, ...pickTask(rest), taskId: e.id };
     if (rest.statusMessage === undefined) delete next.statusMessage;
     e.state = next;
   }
@@ -350,7 +350,7 @@ export function isTerminal(status: string): boolean {
 }
 
 /** A 2025-11-25 task in 2026-07-28 field names (`ttlMs`, `pollIntervalMs`). */
-export function modernTask(t: LegacyTask): Record<string, unknown> {
+export function rev20260728Task(t: Rev20251125Task): Record<string, unknown> {
   return {
     taskId: t.taskId,
     status: t.status,
@@ -362,8 +362,8 @@ export function modernTask(t: LegacyTask): Record<string, unknown> {
   };
 }
 
-function pickTask(r: Partial<LegacyTask>): Partial<LegacyTask> {
-  const out: Partial<LegacyTask> = {};
+function pickTask(r: Partial<Rev20251125Task>): Partial<Rev20251125Task> {
+  const out: Partial<Rev20251125Task> = {};
   if (typeof r.status === 'string') out.status = r.status;
   if (r.ttl === null || typeof r.ttl === 'number') out.ttl = r.ttl;
   if (typeof r.createdAt === 'string') out.createdAt = r.createdAt;

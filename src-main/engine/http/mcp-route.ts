@@ -1,15 +1,15 @@
 // Each profile as Streamable HTTP under /mcp/<profile>: a 2026-07-28 request goes to the
-// stateless endpoint (modern-endpoint.ts), anything else to a 2025 session kept by its
+// stateless endpoint (endpoint-2026-07-28.ts), anything else to a 2025 session kept by its
 // `mcp-session-id` until it closes or idles out.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Gateway } from '../gateway/gateway.ts';
 import { MAX_MESSAGE_BYTES } from '../gateway/line-transport.ts';
-import { loadModernEra } from './load-modern.ts';
+import { loadRev20260728 } from './load-rev-2026-07-28.ts';
 import { readCappedBody, sendJson, TOO_LARGE } from './bodies.ts';
 import { BoundedEventStore } from './event-store.ts';
-import type { ModernMcpEndpoint } from './modern-endpoint.ts';
+import type { Rev20260728Endpoint } from './endpoint-2026-07-28.ts';
 
 /** An HTTP MCP session with no request for this long is closed, in ms (30 minutes). */
 const SESSION_IDLE_MS = 30 * 60_000;
@@ -21,7 +21,7 @@ export class McpRoute {
   /** The server's base URL, for the requests handed to the 2026-07-28 endpoint. */
   readonly #baseUrl: () => string;
   readonly #sessions = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
-  #modern: ModernMcpEndpoint | undefined;
+  #modern: Rev20260728Endpoint | undefined;
 
   constructor(engine: { readonly gateway: Gateway }, baseUrl: () => string) {
     this.#engine = engine;
@@ -67,10 +67,10 @@ export class McpRoute {
     // Which generation: a 2026-07-28 request carries its era's claim (envelope, headers) and
     // goes to the stateless endpoint; everything else to a 2025 session as before.
     // (The SDK's rule for telling them apart comes with the 2026-07-28 side, loaded on the first such POST.)
-    const { ModernMcpEndpoint, toFetchRequest } = await loadModernEra();
+    const { Rev20260728Endpoint, toFetchRequest } = await loadRev20260728();
     const request = toFetchRequest(req, this.#baseUrl(), raw);
-    if (await ModernMcpEndpoint.isModern(request, body)) {
-      this.#modern ??= new ModernMcpEndpoint(gateway);
+    if (await Rev20260728Endpoint.isRev20260728(request, body)) {
+      this.#modern ??= new Rev20260728Endpoint(gateway);
       await this.#modern.serve(request, body, profile, res, req);
       return;
     }

@@ -5,9 +5,11 @@
 // reach; a server's message goes to every call to that server open at that moment (a 2025 server
 // does not say which request a message belongs to; a 2026 one sends it on the gateway's own
 // request, which the upstream client does not tell apart either).
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+
 export const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 
-export type LogSink = (server: string, params: { level: string; data: unknown; logger?: string }) => void;
+export type LogSink = (server: string, params: { level: LoggingLevel; data: unknown; logger?: string }) => void;
 
 export class CallLogRelay {
   readonly #open = new Set<{ servers: ReadonlySet<string>; sink: LogSink }>();
@@ -20,7 +22,7 @@ export class CallLogRelay {
   }
 
   /** A server's `notifications/message`: to the calls to it that are open now. */
-  deliver(server: string, params: { level: string; data: unknown; logger?: string }): void {
+  deliver(server: string, params: Parameters<LogSink>[1]): void {
     for (const e of this.#open) if (e.servers.has(server)) e.sink(server, params);
   }
 }

@@ -7,7 +7,7 @@ import type { Client, Transport } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
 import type { DirectCalls } from './direct-calls.ts';
-import type { ModernSubscriptions } from './modern-subscriptions.ts';
+import type { Rev20260728Subscriptions } from './subscriptions-2026-07-28.ts';
 import { SDK_STDIO_MESSAGE_BYTES, type ChildStdioTransport } from './stdio-transport.ts';
 import type { StreamTies } from './stream-ties.ts';
 import type { MadeTransport } from './transport-factory.ts';
@@ -23,8 +23,8 @@ export class ConnectionAttempt {
   protocol: string | null = null;
   /** Set once the server answered initialize (or server/discover). */
   initialized = false;
-  /** Set on a 2026-07-28 connection: its listen stream (modern-subscriptions.ts). */
-  subscriptions: ModernSubscriptions | undefined;
+  /** Set on a 2026-07-28 connection: its listen stream (subscriptions-2026-07-28.ts). */
+  subscriptions: Rev20260728Subscriptions | undefined;
   /** Set on a ready 2025-era stdio connection: the tools/call fast lane (direct-calls.ts). */
   direct: DirectCalls | undefined;
   /** What calls cut off by dispose() are told, when someone stopped the connection. */

@@ -6,14 +6,15 @@
 // again: an upgraded or downgraded server is found out at its next failure.
 import type { Client, ConnectOptions } from '@modelcontextprotocol/client';
 
+/** The client SDK's names for the two revisions: 'legacy' is 2025-11-25 (and older), 'modern' 2026-07-28. */
 export type ProtocolEra = 'legacy' | 'modern';
 
-/** Probes longer than this (a 2025 server that never answers unknown requests) count as legacy on stdio. */
+/** Probes longer than this (a 2025 server that never answers unknown requests) count as 2025-11-25 on stdio. */
 const PROBE_TIMEOUT_MS = 10_000;
 
 export class EraVerdict {
   #prior: ConnectOptions['prior'];
-  #triedLegacyAfterProbe = false;
+  #triedInitializeAfterProbe = false;
 
   /** The client options that pick the negotiation: probe unless a verdict is known. */
   static clientOptions(startTimeoutMs: number): { versionNegotiation: { mode: 'auto'; probe: { timeoutMs: number } } } {
@@ -30,18 +31,18 @@ export class EraVerdict {
 
   /** The connection is up: remember how it was reached. */
   record(client: Client): void {
-    this.#triedLegacyAfterProbe = false;
+    this.#triedInitializeAfterProbe = false;
     const discover = client.getDiscoverResult();
     this.#prior = client.getProtocolEra() === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
   }
 
   /**
    * The probe itself broke the connection (a server that exits on any request before
-   * initialize): that server is 2025-era. True when a legacy attempt should follow at once.
+   * initialize): that server is 2025-era. True when an initialize attempt should follow at once.
    */
   probeBrokeConnection(): boolean {
-    if (this.#prior || this.#triedLegacyAfterProbe) return false;
-    this.#triedLegacyAfterProbe = true;
+    if (this.#prior || this.#triedInitializeAfterProbe) return false;
+    this.#triedInitializeAfterProbe = true;
     this.#prior = { kind: 'legacy' };
     return true;
   }

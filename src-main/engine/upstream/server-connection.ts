@@ -4,7 +4,7 @@
 // protocol generations; the pieces live next to it: connection-attempt.ts (what one attempt at a
 // connection owns), upstream-client.ts (the SDK client it speaks through), upstream-calls.ts (the
 // calls), transport-factory.ts (how to reach the server), protocol-era.ts (which generation it
-// speaks), modern-subscriptions.ts (2026-07-28 change notifications), catalog-cache.ts (its tools,
+// speaks), subscriptions-2026-07-28.ts (2026-07-28 change notifications), catalog-cache.ts (its tools,
 // resources, prompts) and upstream-errors.ts (what a failure is called).
 import path from 'node:path';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
@@ -19,8 +19,8 @@ import { DirectCalls } from './direct-calls.ts';
 import { UpstreamAuth } from './oauth/upstream-auth.ts';
 import { CatalogCache, type CatalogKind } from './catalog-cache.ts';
 import { EraVerdict, negotiatedRevision } from './protocol-era.ts';
-import { ModernSubscriptions } from './modern-subscriptions.ts';
-import { liftTaskResults } from './modern-tasks.ts';
+import { Rev20260728Subscriptions } from './subscriptions-2026-07-28.ts';
+import { liftTaskResults } from './tasks-2026-07-28.ts';
 import type { MissingProgram } from '../../../src-shared/missing-program.ts';
 import { FatalStartError, makeTransport } from './transport-factory.ts';
 import { mendToolLists } from './lenient-catalog.ts';
@@ -238,7 +238,7 @@ export class Upstream {
    * Whether a tool can run as a task of this server (2025-11-25 tasks: the server offers
    * task-augmented tools/call and the tool says `execution.taskSupport`). Undefined when it
    * cannot: a server without tasks, or a 2026-07-28 one (which decides per call: a task it
-   * answers with is followed by callTool itself, modern-tasks.ts).
+   * answers with is followed by callTool itself, tasks-2026-07-28.ts).
    */
   taskSupport(tool: string): 'optional' | 'required' | undefined {
     if (this.#attempt?.client?.getProtocolEra() === 'modern' || !this.#capabilities?.tasks?.requests?.tools?.call) return undefined;
@@ -342,7 +342,7 @@ export class Upstream {
         });
       }
       if (client.getProtocolEra() === 'modern') {
-        const subs = new ModernSubscriptions(client, caps);
+        const subs = new Rev20260728Subscriptions(client, caps);
         attempt.subscriptions = subs;
         await subs.open().catch((err) => this.#log.note(`could not listen for changes: ${err instanceof Error ? err.message : String(err)}`));
         if (attempt.ended) return;

@@ -8,7 +8,7 @@ import { LOG_LEVEL_META_KEY } from './call-logs.ts';
 import { CallProgress } from './call-progress.ts';
 import type { ConnectionAttempt } from './connection-attempt.ts';
 import { answerInputRounds } from './input-rounds.ts';
-import { followTask, liftedTask } from './modern-tasks.ts';
+import { followTask, liftedTask } from './tasks-2026-07-28.ts';
 import { CALL_HEADER, type StreamTies } from './stream-ties.ts';
 import { callEndedMessage, NotAskedError } from './answer-without-client.ts';
 import { sendRequest } from './upstream-client.ts';
@@ -60,7 +60,7 @@ export class UpstreamCalls {
     return result as CallToolResult;
   }
 
-  /** A 2026-07-28 server answered with a task (modern-tasks.ts): its result, within callTimeoutSec. */
+  /** A 2026-07-28 server answered with a task (tasks-2026-07-28.ts): its result, within callTimeoutSec. */
   async #followModernTask(task: NonNullable<ReturnType<typeof liftedTask>>, what: string, opts: CallOptions): Promise<CallToolResult> {
     const sec = this.#host.timeoutSec();
     const timeout = AbortSignal.timeout(sec * 1000);

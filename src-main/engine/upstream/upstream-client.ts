@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { CatalogKind } from './catalog-cache.ts';
 import { EraVerdict } from './protocol-era.ts';
-import { TASKS_EXTENSION } from './modern-tasks.ts';
+import { TASKS_EXTENSION } from './tasks-2026-07-28.ts';
 
 type Params = Record<string, unknown>;
 

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Engine } from '../../../src-main/engine/engine.ts';
-import { LIST_CHANGED_WINDOW_MS } from '../../../src-main/engine/gateway/session.ts';
+import { LIST_CHANGED_WINDOW_MS } from '../../../src-main/engine/gateway/session-2025-11-25.ts';
 import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
 
 afterAll(cleanupHomes);

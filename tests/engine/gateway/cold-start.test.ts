@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cleanupHomes, cli, makeHome, shimClient } from '../../helpers/home.ts';
 import { serve } from '../../helpers/serve.ts';
-import { LIST_CHANGED_WINDOW_MS } from '../../../src-main/engine/gateway/session.ts';
+import { LIST_CHANGED_WINDOW_MS } from '../../../src-main/engine/gateway/session-2025-11-25.ts';
 
 afterAll(cleanupHomes);
 

@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Supervisor } from '../../../src-main/engine/upstream/supervisor.ts';
 import { Engine } from '../../../src-main/engine/engine.ts';
-import { LIST_CHANGED_WINDOW_MS } from '../../../src-main/engine/gateway/session.ts';
+import { LIST_CHANGED_WINDOW_MS } from '../../../src-main/engine/gateway/session-2025-11-25.ts';
 import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../../helpers/home.ts';
 
 const slow = (ms: number) => fixtureServer('slow-start.mjs', { env: { START_DELAY_MS: String(ms) } }) as never;

@@ -2,7 +2,7 @@
 // call), how many a client keeps, and their ttl. No clock waits: a ttl of 0 is past at once.
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_TASKS_PER_CLIENT, MAX_TASKS_PER_PROFILE, TaskBridge, type LegacyTask, type TaskOwner } from '../../../src-main/engine/gateway/task-bridge.ts';
+import { MAX_TASKS_PER_CLIENT, MAX_TASKS_PER_PROFILE, TaskBridge, type Rev20251125Task, type TaskOwner } from '../../../src-main/engine/gateway/task-bridge.ts';
 
 /** A 2025 client's session: its tasks are the session's, whatever name it gave. */
 const owner: TaskOwner = { profile: 'p', client: 'c', session: 's1' };
@@ -28,7 +28,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 
 describe('TaskBridge', () => {
   it('runs a call as a task: working, then completed with its result, and tells the owner', async () => {
-    const heard: LegacyTask[] = [];
+    const heard: Rev20251125Task[] = [];
     const bridge = new TaskBridge(noRelay, (_o, t) => void heard.push(t));
     const call = controlled();
     const task = bridge.runHere(owner, 's', undefined, call.run);
@@ -154,7 +154,7 @@ describe('TaskBridge', () => {
 
   it("routes a server's task there under the gateway's id, and relays its status notifications only for tasks it knows", async () => {
     const asked: string[] = [];
-    const heard: LegacyTask[] = [];
+    const heard: Rev20251125Task[] = [];
     const upstream = { taskId: 'server-1', status: 'working' as const, ttl: 1000, createdAt: new Date().toISOString(), lastUpdatedAt: new Date().toISOString() };
     const bridge = new TaskBridge(
       async (server, method, params) => {

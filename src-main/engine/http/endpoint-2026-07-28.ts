@@ -2,24 +2,24 @@
 // POST stands alone, carrying its `_meta` envelope and the `Mcp-Method` / `Mcp-Name` /
 // `MCP-Protocol-Version` headers, and change notifications flow only on `subscriptions/listen`
 // streams. The v2 SDK's HTTP entry (createMcpHandler) checks all of that and answers with the
-// revision's error codes; we give it a fresh ModernSession per request and tell its listen
+// revision's error codes; we give it a fresh Rev20260728Session per request and tell its listen
 // streams what changed. 2025 traffic (initialize, Mcp-Session-Id) stays on the session endpoint.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { EventEmitter } from 'node:events';
 import type { GatewayPort } from '../gateway/session-base.ts';
-import type { ModernSession } from '../gateway/modern-session.ts';
+import type { Rev20260728Session } from '../gateway/session-2026-07-28.ts';
 import { ListenBridge } from '../gateway/listen-bridge.ts';
 
 /** What the endpoint needs of the gateway (the Gateway is one; a small interface keeps the modules apart). */
-export interface ModernEndpointGateway extends GatewayPort {
+export interface Rev20260728EndpointGateway extends GatewayPort {
   readonly events: EventEmitter<{ listChanged: [profile: string, kind: 'tools' | 'resources' | 'prompts']; resourceUpdated: [server: string, uri: string] }>;
-  modernRequestSession(profile: string): ModernSession | undefined;
+  rev20260728RequestSession(profile: string): Rev20260728Session | undefined;
   unknownProfileMessage(profile: string): string;
 }
 
-export class ModernMcpEndpoint {
-  readonly #gateway: ModernEndpointGateway;
+export class Rev20260728Endpoint {
+  readonly #gateway: Rev20260728EndpointGateway;
   readonly #handlers = new Map<string, McpHttpHandler>();
   readonly #onList = (profile: string, kind: 'tools' | 'resources' | 'prompts') => {
     const n = this.#handlers.get(profile)?.notify;
@@ -34,14 +34,14 @@ export class ModernMcpEndpoint {
     }
   };
 
-  constructor(gateway: ModernEndpointGateway) {
+  constructor(gateway: Rev20260728EndpointGateway) {
     this.#gateway = gateway;
     gateway.events.on('listChanged', this.#onList);
     gateway.events.on('resourceUpdated', this.#onUpdated);
   }
 
   /** A POST the 2026-07-28 entry must answer (the SDK's own routing rule: it carries the era's claim). */
-  static async isModern(request: Request, parsedBody: unknown): Promise<boolean> {
+  static async isRev20260728(request: Request, parsedBody: unknown): Promise<boolean> {
     return !(await isLegacyRequest(request, parsedBody));
   }
 
@@ -61,7 +61,7 @@ export class ModernMcpEndpoint {
     if (!h) {
       h = createMcpHandler(
         () => {
-          const session = this.#gateway.modernRequestSession(profile);
+          const session = this.#gateway.rev20260728RequestSession(profile);
           if (!session) throw new Error(this.#gateway.unknownProfileMessage(profile));
           return session.server;
         },

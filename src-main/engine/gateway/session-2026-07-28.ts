@@ -10,6 +10,7 @@ import {
   MissingRequiredClientCapabilityError,
   Server,
   inputRequired,
+  type HandlerResultTypeMap,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -19,6 +20,7 @@ import { ErrorCode, McpError, type CallToolResult, type RequestId, type ServerNo
 import { clientText, MAX_CLIENT_VERSION_CHARS } from '../../../src-shared/terminal-text.ts';
 import * as requests from './profile-requests.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type SessionInit } from './session-base.ts';
+import { inputRequestsForRev20260728, taskAnswerForRev20260728, toolsForRev20260728 } from './sdk-boundary.ts';
 
 /**
  * List results change whenever a server's catalog does; listeners are told at once, so the
@@ -29,7 +31,7 @@ const LIST_CACHE = { ttlMs: 0, cacheScope: 'private' } as const;
 
 const TASK_PARAMS = z.looseObject({ taskId: z.string() });
 
-export class ModernSession extends SessionBase {
+export class Rev20260728Session extends SessionBase {
   readonly era = 'modern' as const;
   readonly server: Server;
   #clientName = 'unknown';
@@ -69,7 +71,7 @@ export class ModernSession extends SessionBase {
     const g = this.gateway;
     s.setRequestHandler('tools/list', async (_req, ctx) => {
       this.#caller(ctx);
-      return (await requests.listTools(this, ctx.mcpReq.signal)) as never;
+      return toolsForRev20260728(await requests.listTools(this, ctx.mcpReq.signal));
     });
     s.setRequestHandler('tools/call', async (req, ctx) => {
       const client = this.#caller(ctx);
@@ -82,35 +84,35 @@ export class ModernSession extends SessionBase {
     });
     s.setRequestHandler('resources/list', async (_req, ctx) => {
       this.#caller(ctx);
-      return (await requests.listResources(this, ctx.mcpReq.signal)) as never;
+      return await requests.listResources(this, ctx.mcpReq.signal);
     });
     s.setRequestHandler('resources/templates/list', async (_req, ctx) => {
       this.#caller(ctx);
-      return (await requests.listResourceTemplates(this, ctx.mcpReq.signal)) as never;
+      return await requests.listResourceTemplates(this, ctx.mcpReq.signal);
     });
     s.setRequestHandler('resources/read', async (req, ctx) => {
       this.#caller(ctx);
-      return (await requests.relayResource(g, this, 'resources/read', req.params, ctx.mcpReq.signal)) as never;
+      return await requests.relayResource(g, this, 'resources/read', req.params, ctx.mcpReq.signal);
     });
     s.setRequestHandler('prompts/list', async (_req, ctx) => {
       this.#caller(ctx);
-      return (await requests.listPrompts(this, ctx.mcpReq.signal)) as never;
+      return await requests.listPrompts(this, ctx.mcpReq.signal);
     });
     s.setRequestHandler('prompts/get', async (req, ctx) => {
       this.#caller(ctx);
-      return (await requests.getPrompt(g, this, req.params, ctx.mcpReq.signal)) as never;
+      return await requests.getPrompt(g, this, req.params, ctx.mcpReq.signal);
     });
     s.setRequestHandler('completion/complete', async (req, ctx) => {
       this.#caller(ctx);
-      return (await requests.complete(g, this, req.params as never, ctx.mcpReq.signal)) as never;
+      return await requests.complete(g, this, req.params, ctx.mcpReq.signal);
     });
     // The tasks extension (task-bridge.ts): only for clients that declare it on the request.
     const owner = (ctx: ServerContext) => {
       const client = this.#caller(ctx);
-      if (!this.#declaresTasks()) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never);
+      if (!this.#declaresTasks()) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
       return requests.taskOwner(this, client);
     };
-    s.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx) => (await g.tasks.detailed(owner(ctx), params.taskId, ctx.mcpReq.signal)) as never);
+    s.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, ctx) => g.tasks.detailed(owner(ctx), params.taskId, ctx.mcpReq.signal));
     s.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params, ctx) => {
       await g.tasks.cancel(owner(ctx), params.taskId, ctx.mcpReq.signal);
       return {};
@@ -123,7 +125,7 @@ export class ModernSession extends SessionBase {
     });
   }
 
-  async #callTool(req: { params: { name: string; arguments?: unknown } }, ctx: ServerContext, client: string): Promise<never> {
+  async #callTool(req: { params: { name: string; arguments?: unknown } }, ctx: ServerContext, client: string): Promise<HandlerResultTypeMap['tools/call']> {
     const g = this.gateway;
     const token = ctx.mcpReq._meta?.progressToken;
     const logLevel = this.#logLevel(ctx);
@@ -136,21 +138,21 @@ export class ModernSession extends SessionBase {
     const state = ctx.mcpReq.requestState();
     // A client that declared the tasks extension gets the server's task when its tool runs as one.
     if (typeof state !== 'string' && this.#declaresTasks()) {
-      const task = await requests.callToolAsModernTask(g, this, {
+      const task = await requests.callToolAsRev20260728Task(g, this, {
         name: req.params.name,
         args: req.params.arguments as Record<string, unknown> | undefined,
         signal: ctx.mcpReq.signal,
         requestId: String(ctx.mcpReq.id),
         client,
       });
-      if (task) return task as never;
+      if (task) return taskAnswerForRev20260728(task);
     }
     const round =
       typeof state === 'string'
         ? await g.inputs.resume<CallToolResult>(state, this.profile, client, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
         : await g.inputs.start(this.profile, client, run, ctx.mcpReq.signal);
-    if (round.inputRequests) return inputRequired({ inputRequests: round.inputRequests as never, requestState: round.requestState }) as never;
-    return round.result as never;
+    if (round.inputRequests) return inputRequired({ inputRequests: inputRequestsForRev20260728(round.inputRequests), requestState: round.requestState });
+    return round.result;
   }
 
   #logLevel(ctx: ServerContext): string | undefined {
@@ -167,7 +169,7 @@ export class ModernSession extends SessionBase {
     const view = this.requireView();
     const target = view.surface === 'code' ? undefined : view.resolveTool(tool);
     const servers = target ? [target.server] : view.servers;
-    return this.gateway.callLogs.open(servers, (server, p) => void ctx.mcpReq.log(p.level as never, p.data, p.logger ?? server).catch(() => {}));
+    return this.gateway.callLogs.open(servers, (server, p) => void ctx.mcpReq.log(p.level, p.data, p.logger ?? server).catch(() => {}));
   }
 
   #declaresTasks(): boolean {
@@ -204,7 +206,7 @@ export class ModernSession extends SessionBase {
     // streams that asked for it); log messages reach the calls that asked for them (call-logs.ts).
     if (notification.method === 'notifications/resources/updated') {
       if (this.view?.resourceOwner(String(notification.params.uri)) !== server) return;
-      this.server.sendResourceUpdated(notification.params as never).catch(() => {});
+      this.server.sendResourceUpdated(notification.params).catch(() => {});
     }
   }
 

@@ -1,13 +1,13 @@
 // Change notifications from a 2026-07-28 server. That era has no unsolicited notifications:
 // a client opens `subscriptions/listen` naming what it wants (list changes, resource URIs) and
-// the server delivers those on that stream. The gateway keeps one listen stream per modern
+// the server delivers those on that stream. The gateway keeps one listen stream per 2026-07-28
 // upstream; `resources/subscribe` / `resources/unsubscribe` from 2025-era clients become a new
 // stream with the changed URI set, so both eras hear the same updates through the usual
 // notification handlers.
 import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
-export class ModernSubscriptions {
+export class Rev20260728Subscriptions {
   readonly #client: Client;
   readonly #caps: ServerCapabilities;
   readonly #uris = new Map<string, number>();

@@ -1,6 +1,6 @@
 // One connected MCP client of the 2025 generation (initialize, then a session): a v1-SDK Server
 // bound to a profile view, relaying to the upstreams through the gateway. The 2026-07-28 clients
-// get a ModernSession (modern-session.ts); both answer through profile-requests.ts.
+// get a Rev20260728Session (session-2026-07-28.ts); both answer through profile-requests.ts.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -25,6 +25,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
+  type CreateTaskResult,
   type JSONRPCMessage,
   type RequestId,
   type ServerNotification,
@@ -35,6 +36,7 @@ import * as requests from './profile-requests.ts';
 import { FastToolCalls } from './fast-calls.ts';
 import { profileCapabilities, profileServerInfo, SessionBase, type ListKind, type SessionInit } from './session-base.ts';
 import { listDigest, type BootDigests, type BootList } from './boot-answers.ts';
+import { replayedInitialize } from './sdk-boundary.ts';
 
 export type { SessionInit } from './session-base.ts';
 
@@ -104,12 +106,12 @@ export class ClientSession extends SessionBase {
       return {};
     });
     s.setNotificationHandler(RootsListChangedNotificationSchema, async () => g.clientRootsChanged(this));
-    s.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => this.#answered('tools', await requests.listTools(this, extra.signal)) as never);
-    s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    s.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => this.#answered('tools', await requests.listTools(this, extra.signal)));
+    s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult | CreateTaskResult> => {
       const token = req.params._meta?.progressToken;
       if (req.params.task) {
         const call = { name: req.params.name, args: req.params.arguments, signal: extra.signal, requestId: extra.requestId, client: this.clientName };
-        return (await requests.callToolAsTask(g, this, call, req.params.task)) as never;
+        return requests.callToolAsTask(g, this, call, req.params.task);
       }
       return requests.callTool(g, this, {
         logLevel: this.#logLevel,
@@ -122,20 +124,20 @@ export class ClientSession extends SessionBase {
           token === undefined ? undefined : (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }),
       });
     });
-    s.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => this.#answered('resources', await requests.listResources(this, extra.signal)) as never);
-    s.setRequestHandler(ListResourceTemplatesRequestSchema, async (_req, extra) => this.#answered('resourceTemplates', await requests.listResourceTemplates(this, extra.signal)) as never);
-    s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => (await requests.relayResource(g, this, 'resources/read', req.params, extra.signal)) as never);
-    s.setRequestHandler(SubscribeRequestSchema, async (req, extra) => (await requests.relayResource(g, this, 'resources/subscribe', req.params, extra.signal)) as never);
-    s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => (await requests.relayResource(g, this, 'resources/unsubscribe', req.params, extra.signal)) as never);
-    s.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => this.#answered('prompts', await requests.listPrompts(this, extra.signal)) as never);
-    s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => (await requests.getPrompt(g, this, req.params, extra.signal)) as never);
+    s.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => this.#answered('resources', await requests.listResources(this, extra.signal)));
+    s.setRequestHandler(ListResourceTemplatesRequestSchema, async (_req, extra) => this.#answered('resourceTemplates', await requests.listResourceTemplates(this, extra.signal)));
+    s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => requests.relayResource(g, this, 'resources/read', req.params, extra.signal));
+    s.setRequestHandler(SubscribeRequestSchema, async (req, extra) => requests.relayResource(g, this, 'resources/subscribe', req.params, extra.signal));
+    s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => requests.relayResource(g, this, 'resources/unsubscribe', req.params, extra.signal));
+    s.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => this.#answered('prompts', await requests.listPrompts(this, extra.signal)));
+    s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => requests.getPrompt(g, this, req.params, extra.signal));
     // Tasks (2025-11-25): this session's own, in this profile (task-bridge.ts).
     const owner = () => requests.taskOwner(this, this.clientName);
-    s.setRequestHandler(GetTaskRequestSchema, async (req, extra) => (await g.tasks.get(owner(), req.params.taskId, extra.signal)) as never);
-    s.setRequestHandler(GetTaskPayloadRequestSchema, async (req, extra) => (await g.tasks.result(owner(), req.params.taskId, extra.signal)) as never);
-    s.setRequestHandler(ListTasksRequestSchema, async (_req, extra) => ({ tasks: await g.tasks.list(owner(), extra.signal) }) as never);
-    s.setRequestHandler(CancelTaskRequestSchema, async (req, extra) => (await g.tasks.cancel(owner(), req.params.taskId, extra.signal)) as never);
-    s.setRequestHandler(CompleteRequestSchema, async (req, extra) => (await requests.complete(g, this, req.params, extra.signal)) as never);
+    s.setRequestHandler(GetTaskRequestSchema, async (req, extra) => g.tasks.get(owner(), req.params.taskId, extra.signal));
+    s.setRequestHandler(GetTaskPayloadRequestSchema, async (req, extra) => g.tasks.result(owner(), req.params.taskId, extra.signal));
+    s.setRequestHandler(ListTasksRequestSchema, async (_req, extra) => ({ tasks: await g.tasks.list(owner(), extra.signal) }));
+    s.setRequestHandler(CancelTaskRequestSchema, async (req, extra) => g.tasks.cancel(owner(), req.params.taskId, extra.signal));
+    s.setRequestHandler(CompleteRequestSchema, async (req, extra) => requests.complete(g, this, req.params, extra.signal));
   }
 
   /**
@@ -221,7 +223,7 @@ export class ClientSession extends SessionBase {
       this.#keepInitResult(transport);
       const start = transport.start.bind(transport);
       transport.start = async () => {
-        transport.onmessage?.({ jsonrpc: '2.0', id: RESUME_ID, method: 'initialize', params: resumeInitialize as never });
+        transport.onmessage?.(replayedInitialize(RESUME_ID, resumeInitialize));
         transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
         intercept();
         await start();
