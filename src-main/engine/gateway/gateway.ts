@@ -397,7 +397,7 @@ export class Gateway implements GatewayPort {
     if (!lane || this.taskSupport(server, tool) === 'required') return undefined;
     this.stats.directCalls++;
     // Serialised once: for the wire, and measured for the audit (after the reply).
-    const argsJson = args === undefined ? undefined : JSON.stringify(args);
+    const argsJson = args === undefined ? undefined : (ctx.argsJson ?? JSON.stringify(args));
     let call: PipelineCall;
     try {
       call = this.#admit(view, server, tool, ctx, () => (argsJson === undefined ? 0 : Buffer.byteLength(argsJson)), () => argsJson);
