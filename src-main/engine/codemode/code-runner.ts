@@ -115,13 +115,13 @@ export class CodeRunner {
     const globals = skillRun ? withoutSkills(catalog.globals) : catalog.globals;
     const waiting: ApprovalWaits = { pending: 0, timedOut: false };
     const host: SandboxHost = {
-      callTool: async (global, method, args, callSignal, hold, argBytes) => {
+      callTool: async (global, method, args, callSignal, hold, argBytes, argsJson) => {
         const target = skillRun && global === SKILLS_GLOBAL ? undefined : catalog.resolve(global, method);
         if (!target) return { ok: false, message: `${global}.${method} is not a tool of this profile.` };
         const isSkill = target.server === SKILLS_SERVER;
         const call: RunCall = { server: isSkill ? SKILLS_GLOBAL : target.server, tool: target.tool, start: since(), duration: 0, outcome: 'ok' };
         calls.push(call);
-        const entry: LedgerCall = { name: `${global}.${method}`, argsJson: ledgerArgs(args), durationMs: 0 };
+        const entry: LedgerCall = { name: `${global}.${method}`, argsJson: argsJson !== undefined ? ledgerPrefix(argsJson) : ledgerArgs(args), durationMs: 0 };
         ledger.push(entry);
         if (isSkill) {
           const skill = this.#deps.skills?.get(target.tool);
@@ -182,7 +182,7 @@ export class CodeRunner {
             : undefined;
         try {
           const callArgs = (args ?? undefined) as Record<string, unknown> | undefined;
-          const ctx = { session: caller.session, requestId: caller.requestId, client: caller.client, runId, signal: callSignal, argBytes };
+          const ctx = { session: caller.session, requestId: caller.requestId, client: caller.client, runId, signal: callSignal, argBytes, argsJson };
           const result = await gateway.callTool(view, target.server, target.tool, callArgs, approval ? { ...ctx, approval } : ctx);
           call.outcome = result.isError ? 'error' : 'ok';
           const unwrapped = unwrapToolResult(result);
@@ -298,6 +298,11 @@ function ledgerArgs(args: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The ledger's prefix of arguments the worker serialised already (`null` stands for none, as in ledgerArgs). */
+function ledgerPrefix(argsJson: string): string | undefined {
+  return argsJson === 'null' ? undefined : argsJson.slice(0, 200);
 }
 
 /** Calls of one run waiting for approval at once, at most. */

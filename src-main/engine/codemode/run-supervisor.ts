@@ -218,7 +218,7 @@ async function perform(host: SandboxHost, request: HostRequest, signal: AbortSig
       case 'tool': {
         const args = parseArgs(request.argsJson);
         if (args === NOT_JSON) return { ok: false, message: 'the arguments are not valid JSON' };
-        const r = await host.callTool(request.global, request.method, args, signal, hold, request.argsBytes);
+        const r = await host.callTool(request.global, request.method, args, signal, hold, request.argsBytes, request.argsJson);
         return r.ok ? { ok: true, json: toJson(r.value) } : { ok: false, message: r.message };
       }
       case 'search':

@@ -16,6 +16,8 @@ export interface SandboxHost {
     hold: () => () => void,
     /** UTF-8 bytes of the arguments as JSON, counted by the worker. */
     argBytes?: number,
+    /** The arguments as the worker serialised them (compact JSON), so the engine need not serialise them again. */
+    argsJson?: string,
   ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
   search(query: string, limit?: number): Promise<unknown>;
   describe(names: string[]): Promise<string>;

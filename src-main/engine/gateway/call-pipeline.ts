@@ -121,7 +121,7 @@ export class CallPipeline {
   #overLane(lane: DirectCalls, view: ProfileView, server: string, tool: string, args: Args, ctx: CallContext, progress: ((p: DirectProgress) => void) | undefined, answer: DirectAnswer): DirectCallHandle {
     this.#deps.stats.directCalls++;
     // Serialised once: for the wire, and measured for the audit (after the reply).
-    const argsJson = args === undefined ? undefined : JSON.stringify(args);
+    const argsJson = args === undefined ? undefined : (ctx.argsJson ?? JSON.stringify(args));
     let call: AuditedCall;
     try {
       call = this.#admit(view, server, tool, ctx, () => (argsJson === undefined ? 0 : Buffer.byteLength(argsJson)), () => argsJson);

@@ -32,6 +32,8 @@ export interface CallContext {
   approval?: () => Promise<{ approved: boolean; record: ApprovalRecord; message?: string }>;
   /** Bytes of the arguments as JSON when the caller counted them already (a code run's worker). */
   argBytes?: number;
+  /** The arguments as compact JSON when the caller serialised them already (a code run's worker): sent as they are. */
+  argsJson?: string;
   /** The 2026-07-28 caller's log level (`_meta`): a 2026 server is asked to log at it during the call. */
   logLevel?: string;
   /** Ask the server to run the call as a task (2025-11-25 `params.task`): it answers `{ task }`. */
