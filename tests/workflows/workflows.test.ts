@@ -212,4 +212,11 @@ describe('the release pipeline against electron-builder.yml', () => {
     expect(builder.electronVersion ?? pkg.devDependencies.electron).toBe(pkg.devDependencies.electron);
     expect(pkg.devDependencies.electron).toMatch(/^\d+\.\d+\.\d+$/);
   });
+  it('unpacks beside app.asar what the detached engine reads with the shipped Node (docs/updates.md)', () => {
+    // The shipped Node cannot read inside app.asar: without these the app falls back to an engine
+    // that ends with it, and a desktop update loses the calls in flight.
+    const unpacked = builder.asarUnpack as string[];
+    for (const glob of ['package.json', 'out/electron/**', 'out/renderer/**', 'out/bundle/**']) expect(unpacked).toContain(glob);
+    expect((builder.files as string[]).filter((f) => !f.startsWith('!'))).toEqual(expect.arrayContaining(['package.json', 'out/**']));
+  });
 });
