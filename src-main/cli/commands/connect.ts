@@ -5,7 +5,7 @@ import { assertInstalled, assertKnownProfile, connectorFromArgs, requireProfileF
 import { entryName, type Connector, type WriteOutcome } from '../../engine/clients/connector.ts';
 import { checkListing } from '../../engine/clients/listing.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { homePaths } from '../../engine/home.ts';
 import { isLimitedClient } from '../../../src-shared/client-limits.ts';
