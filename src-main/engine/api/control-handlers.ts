@@ -24,7 +24,7 @@ import { loginShellPath } from '../upstream/command-resolve.ts';
 import { defaultHome } from '../home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
 import { isLimitedClient } from '../../../src-shared/client-limits.ts';
-import { limitFigures, viewLimits } from '../gateway/client-limits.ts';
+import { limitFigures, viewLimits } from '../gateway/limit-checks.ts';
 import { missingTools, type SkillRecord, type SkillStore } from '../codemode/skills.ts';
 import type { ApprovalCenter } from '../codemode/approvals.ts';
 import type { SkillInfo } from '../../../src-shared/api.ts';

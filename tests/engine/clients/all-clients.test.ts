@@ -69,7 +69,7 @@ describe('the client list', () => {
   it('knows at least 36 clients, each with a source, a next step and a path on every OS (or copy-paste steps)', () => {
     expect(CLIENT_SPECS.length).toBeGreaterThanOrEqual(36);
     expect(new Set(CLIENT_SPECS.map((s) => s.id)).size).toBe(CLIENT_SPECS.length);
-    // Every id has the name people know it by (src-shared/client-names.ts), and the same one.
+    // Records and filters name each client as connect does (src-shared/client-names.ts).
     for (const s of CLIENT_SPECS) expect(CLIENT_NAMES[s.id], s.id).toBe(s.displayName);
     for (const s of CLIENT_SPECS) {
       expect(s.source.length, s.id).toBeGreaterThan(10);
