@@ -1,4 +1,4 @@
-// Skills (SPEC §9): runs saved under a name, with a JSON Schema for their input, kept in one
+// Skills (docs/code-mode.md): runs saved under a name, with a JSON Schema for their input, kept in one
 // file of the home (`skills.json`, written atomically) and offered to code as `skills.NAME(input)`
 // in profiles that set `"codeMode": { "skills": true }`. A skill whose tools left a profile stays saved; that
 // profile shows it as unavailable.

@@ -1,4 +1,4 @@
-// Tool pinning (SPEC §3, the "rug pull"): the first definition seen of each tool is trusted and
+// Tool pinning (docs/configuration.md, the "rug pull"): the first definition seen of each tool is trusted and
 // remembered; a later change of its description or schemas withholds that tool — not listed,
 // not callable, absent from code mode — until the user approves the new definition.
 // Pins are recorded when a catalog arrives (record), read when tools are listed (visible) and
