@@ -1,9 +1,9 @@
-// What MCP clients can take from one server entry: how many tools they use and how long a tool
-// name may be once the client has put its own prefix on it. Past these, a client drops tools
-// or refuses the server, silently. Approximate figures from the clients' documentation and
-// behaviour (checked 2026); conservative where a client's limit moved between versions. The
-// ids are the connector's (SPEC §7), so a profile's `clients` entry reads like `connect`. A tool
-// name that would not fit is shortened for that client (ProfileView.forClient); the rest warn. Pure.
+// What MCP clients can take from one server entry, as the catalog (src-shared/client-catalog.ts)
+// gives it: how many tools they use and how long a tool name may be once the client has put its
+// own prefix on it. Past these, a client drops tools or refuses the server, silently. The ids are
+// the connector's, so a profile's `clients` entry reads like `connect`. A tool name that would not
+// fit is shortened for that client (ProfileView.forClient); the rest warn. Pure.
+import { catalogEntry, composeToolName, type CatalogLimitedClientId } from './client-catalog.ts';
 import { clientIdFromInfo } from './client-names.ts';
 
 export interface ClientLimits {
@@ -20,6 +20,7 @@ export interface ClientLimits {
   source: string;
 }
 
+/** The clients with known limits, in the order messages list them. */
 export const LIMITED_CLIENT_IDS = [
   'cursor',
   'windsurf',
@@ -34,107 +35,20 @@ export const LIMITED_CLIENT_IDS = [
   'opencode',
   'kilo-cli',
   'kimi-code',
-] as const;
+] as const satisfies readonly CatalogLimitedClientId[];
 export type LimitedClientId = (typeof LIMITED_CLIENT_IDS)[number];
+// Every catalog client with limits is listed above (a missing one fails to compile here).
+const everyLimitedListed: Exclude<CatalogLimitedClientId, LimitedClientId> extends never ? true : never = true;
+void everyLimitedListed;
 
-const vscodeLimits = (id: 'vscode' | 'vscode-insiders', name: string): ClientLimits => ({
-  id,
-  name,
-  maxTools: 128,
-  maxNameChars: 64,
-  composedName: (entry, tool) => `mcp_${entry}_${tool}`,
-  source: 'code.visualstudio.com/docs/copilot/customization/mcp-servers (128 tools per request; tools named mcp_<server>_<tool>, 64 characters)',
-});
+function limitsOf(id: LimitedClientId): ClientLimits {
+  const c = catalogEntry(id)!;
+  const { maxTools, maxNameChars, toolName, source } = c.limits!;
+  return { id, name: c.name, ...(maxTools !== undefined ? { maxTools } : {}), maxNameChars, composedName: (entry, tool) => composeToolName(toolName, entry, tool), source };
+}
 
-// Our names are already [A-Za-z0-9_-] (src-shared/names.ts), which every client below accepts.
-export const CLIENT_LIMITS: Record<LimitedClientId, ClientLimits> = {
-  // Cursor warns past 40 tools and limits server name + tool name to 60 characters.
-  cursor: { id: 'cursor', name: 'Cursor', maxTools: 40, maxNameChars: 60, composedName: (entry, tool) => `${entry}_${tool}`, source: 'docs.cursor.com/context/mcp (40 tools; 60 characters for server + tool name)' },
-  // Windsurf (Cascade) takes at most 50 tools here; names go to models that accept 64.
-  windsurf: { id: 'windsurf', name: 'Windsurf', maxTools: 50, maxNameChars: 64, composedName: (entry, tool) => `${entry}_${tool}`, source: 'docs.windsurf.com/windsurf/cascade/mcp (tool cap); model APIs take 64-character names' },
-  vscode: vscodeLimits('vscode', 'VS Code'),
-  'vscode-insiders': vscodeLimits('vscode-insiders', 'VS Code Insiders'),
-  // Anthropic's API refuses a tool name over 64 characters ("tools.N.custom.name: String should
-  // have at most 64 characters") and Claude Code sends mcp__<entry>__<tool>.
-  'claude-code': {
-    id: 'claude-code',
-    name: 'Claude Code',
-    maxNameChars: 64,
-    composedName: (entry, tool) => `mcp__${entry}__${tool}`,
-    source: 'Anthropic Messages API tool name ^[a-zA-Z0-9_-]{1,64}$; Claude Code names MCP tools mcp__<server>__<tool> (anthropics/claude-code#2536)',
-  },
-  // Claude Desktop sends the server's own tool name to the same API (no prefix of its own).
-  'claude-desktop': {
-    id: 'claude-desktop',
-    name: 'Claude Desktop',
-    maxNameChars: 64,
-    composedName: (_entry, tool) => tool,
-    source: 'Anthropic Messages API tool name ^[a-zA-Z0-9_-]{1,64}$; Desktop takes names Claude Code rejects with its prefix (anthropics/claude-code#2445)',
-  },
-  // Codex: OpenAI's ^[a-zA-Z0-9_-]+$ and 64; past it Codex cuts the name and adds a SHA-1 suffix.
-  codex: {
-    id: 'codex',
-    name: 'Codex CLI',
-    maxTools: 128,
-    maxNameChars: 64,
-    composedName: (entry, tool) => `mcp__${entry}__${tool}`,
-    source: 'openai/codex codex-rs mcp tool naming (mcp__<server>__<tool>, MAX_TOOL_NAME_LENGTH 64, ^[a-zA-Z0-9_-]+$); OpenAI API 128 tools',
-  },
-  // Gemini CLI 0.61: mcp_<server>_<tool>, [A-Za-z0-9_.:-], past 63 it keeps 30 + "..." + 30.
-  'gemini-cli': {
-    id: 'gemini-cli',
-    name: 'Gemini CLI',
-    maxTools: 128,
-    maxNameChars: 63,
-    composedName: (entry, tool) => `mcp_${entry}_${tool}`,
-    source: '@google/gemini-cli 0.61.0 bundle, generateValidName (mcp_ prefix, MAX_FUNCTION_NAME_LENGTH 64 minus 1); Gemini API 128 function declarations',
-  },
-  // Qwen Code 0.24: mcp__<server>__<tool>, [A-Za-z0-9_-], past 63 it cuts and adds a hash.
-  'qwen-code': {
-    id: 'qwen-code',
-    name: 'Qwen Code',
-    maxTools: 128,
-    maxNameChars: 63,
-    composedName: (entry, tool) => `mcp__${entry}__${tool}`,
-    source: '@qwen-code/qwen-code 0.24.4 bundle, normalizeToolNameForProvider (MAX_TOOL_NAME_LENGTH 63)',
-  },
-  // Copilot CLI: <server>-<tool>; the model APIs behind it (OpenAI, Bedrock) refuse past 64.
-  'copilot-cli': {
-    id: 'copilot-cli',
-    name: 'GitHub Copilot CLI',
-    maxTools: 128,
-    maxNameChars: 64,
-    composedName: (entry, tool) => `${entry}-${tool}`,
-    source: 'microsoft/copilot-cli#74 and microsoft/mcp#842 (names <server>-<tool>, "Member must have length less than or equal to 64")',
-  },
-  // opencode: <server>_<tool> sent to the model provider; OpenAI and Anthropic both stop at 64.
-  opencode: {
-    id: 'opencode',
-    name: 'opencode',
-    maxTools: 128,
-    maxNameChars: 64,
-    composedName: (entry, tool) => `${entry}_${tool}`,
-    source: 'sst/opencode packages/opencode/src/mcp (tools keyed <server>_<tool>, sanitised to [a-zA-Z0-9_-]); provider limit 64',
-  },
-  // Kilo CLI is built on opencode: the same <server>_<tool> names, sent to providers that stop at
-  // 64 (a 66-character name reached the model through Kilo CLI 7.7.7 before it was listed here).
-  'kilo-cli': {
-    id: 'kilo-cli',
-    name: 'Kilo CLI',
-    maxTools: 128,
-    maxNameChars: 64,
-    composedName: (entry, tool) => `${entry}_${tool}`,
-    source: '@kilocode/cli 7.7.7 (opencode-based: tools keyed <server>_<tool>); provider limit 64',
-  },
-  // Kimi Code: mcp__<server>__<tool>, renamed by the client itself past 64 characters.
-  'kimi-code': {
-    id: 'kimi-code',
-    name: 'Kimi Code CLI',
-    maxNameChars: 64,
-    composedName: (entry, tool) => `mcp__${entry}__${tool}`,
-    source: '@moonshot-ai/kimi-code 2.1.0 bundle, tool_naming (MCP_NAME_PREFIX "mcp__", separator "__", MAX_QUALIFIED_LENGTH 64)',
-  },
-};
+// Our names are already [A-Za-z0-9_-] (src-shared/names.ts), which every client accepts.
+export const CLIENT_LIMITS = Object.fromEntries(LIMITED_CLIENT_IDS.map((id) => [id, limitsOf(id)])) as Record<LimitedClientId, ClientLimits>;
 
 /**
  * What a connector's client id looks like (`cursor`, `claude-desktop`, …): what a shim passes on

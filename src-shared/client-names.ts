@@ -1,54 +1,12 @@
 // Clients as people know them. A session names itself by its `clientInfo.name` (Gemini CLI says
 // "gemini-cli-mcp-client", Codex "codex-mcp-client", Qwen Code "qwen-cli-mcp-client-<entry>"),
 // which is not what `connect` calls them; this is the one mapping from those raw names to the
-// connector ids (SPEC §7), used by Runs, Audit, Connect and `status`. The raw name stays in every
-// record. Pure.
+// connector ids (src-shared/client-catalog.ts), used by Runs, Audit, Connect and `status`. The raw
+// name stays in every record. Pure.
+import { CLIENT_CATALOG } from './client-catalog.ts';
 
 /** Connector id → the client's name as its makers write it. */
-export const CLIENT_NAMES: Readonly<Record<string, string>> = {
-  'claude-desktop': 'Claude Desktop',
-  cursor: 'Cursor',
-  'cursor-cli': 'Cursor CLI',
-  vscode: 'VS Code',
-  'vscode-insiders': 'VS Code Insiders',
-  'vscode-server': 'VS Code Server (remote)',
-  'claude-code': 'Claude Code',
-  windsurf: 'Windsurf',
-  'windsurf-jetbrains': 'Windsurf for JetBrains',
-  lmstudio: 'LM Studio',
-  'gemini-cli': 'Gemini CLI',
-  codex: 'Codex CLI',
-  zed: 'Zed',
-  cline: 'Cline',
-  'roo-code': 'Roo Code',
-  'kilo-code': 'Kilo Code',
-  'kilo-cli': 'Kilo CLI',
-  'visual-studio': 'Visual Studio',
-  'copilot-cli': 'GitHub Copilot CLI',
-  'qwen-code': 'Qwen Code',
-  kiro: 'Kiro',
-  'amazon-q': 'Amazon Q Developer',
-  amp: 'Amp',
-  opencode: 'opencode',
-  antigravity: 'Antigravity',
-  'factory-droid': 'Factory Droid',
-  'kimi-code': 'Kimi Code CLI',
-  junie: 'JetBrains Junie',
-  auggie: 'Augment Auggie CLI',
-  continue: 'Continue',
-  goose: 'Goose',
-  crush: 'Crush',
-  devin: 'Devin',
-  'mistral-vibe': 'Mistral Vibe',
-  qoder: 'Qoder',
-  trae: 'Trae',
-  witsy: 'Witsy',
-  jan: 'Jan',
-  boltai: 'BoltAI',
-  anythingllm: 'AnythingLLM',
-  warp: 'Warp',
-  xcode: 'Xcode',
-};
+export const CLIENT_NAMES: Readonly<Record<string, string>> = Object.fromEntries(CLIENT_CATALOG.map((c) => [c.id, c.name]));
 
 /**
  * Raw clientInfo names, lower-cased, by what they contain, in the order they are tried: the more

@@ -8,7 +8,7 @@ import { homeHandlers, type HomeMethod } from '../engine/api/home-handlers.ts';
 import { defaultConfig } from '../engine/config/default-config.ts';
 import { ConfigStore } from '../engine/config/store.ts';
 import { homePaths } from '../engine/platform/home.ts';
-import type { CliContext } from './context.ts';
+import type { CliContext } from './command-context.ts';
 import { SocketControlClient } from './engine-client.ts';
 
 /**

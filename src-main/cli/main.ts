@@ -2,8 +2,8 @@
 import { resolveHome, defaultHome } from '../engine/platform/home.ts';
 import { toErrorData, SwitchboardError } from '../../src-shared/errors.ts';
 import { terminalSafe } from '../../src-shared/terminal-text.ts';
-import { createCliContext } from './cli-context.ts';
-import type { CliContext } from './context.ts';
+import { createCliContext } from './process-context.ts';
+import type { CliContext } from './command-context.ts';
 
 type CommandModule = { run(args: string[], ctx: CliContext): Promise<number> };
 

@@ -4,7 +4,7 @@ import { limitedClientFor } from '../../src-shared/client-limits.ts';
 import { clientIdentity } from '../../src-shared/client-names.ts';
 import type { ConfigStore } from './config/store.ts';
 import type { Gateway } from './gateway/gateway.ts';
-import { clientLimitFields, clientLimitsReport, namedClientLimits } from './gateway/client-limits.ts';
+import { clientLimitFields, clientLimitsReport, namedClientLimits } from './gateway/limit-checks.ts';
 import type { ApprovalCenter } from './codemode/approvals.ts';
 import type { RecordLosses } from './records/record-losses.ts';
 import type { SecretStore } from './secrets/secret-store.ts';

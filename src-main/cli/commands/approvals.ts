@@ -6,7 +6,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { homePaths } from '../../engine/platform/home.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { clientDisplayName } from '../../../src-shared/client-names.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {

@@ -14,7 +14,7 @@ import { releaseProposedBundles } from '../../engine/catalog/bundle-store.ts';
 import { configPointer } from '../../../src-shared/config/paths.ts';
 import { parseFlags } from '../args.ts';
 import { withConfig } from '../home-control.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { stdinAsker, type InstallDeps } from './install.ts';
 import { offlineStatus } from './status.ts';
 import { SocketControlClient } from '../engine-client.ts';

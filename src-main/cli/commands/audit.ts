@@ -3,7 +3,7 @@ import { homePaths } from '../../engine/platform/home.ts';
 import { AuditLog } from '../../engine/records/audit-log.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { auditDropSentence, type AuditDrop, type AuditEntry } from '../../../src-shared/records.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 import { clientDisplayName } from '../../../src-shared/client-names.ts';

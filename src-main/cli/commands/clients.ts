@@ -2,7 +2,7 @@
 // whether it looks installed and which profiles it is connected to (SPEC §9).
 import { listConnectors } from '../../engine/clients/connector.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 
 export interface ClientListing {
   id: string;

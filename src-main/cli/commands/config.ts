@@ -3,7 +3,7 @@
 // store's file lock (home-control.ts).
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { withConfig } from '../home-control.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { homeCall } from '../home-control.ts';
 
 const HELP = 'Usage: switchboard config get [PATH] | set PATH JSON | unset PATH   (PATH like profiles.demo.budgets.timeoutMs, or a JSON Pointer)';

@@ -1,18 +1,19 @@
 // `switchboard connect CLIENT --profile P [--force] [--trust-folder DIR] [--no-check]`: add the profile's shim
 // entry to a client, then say exactly what is left to do in that client.
 import path from 'node:path';
+import type { ClientWriteResult } from '../../../src-shared/api.ts';
 import { assertInstalled, assertKnownProfile, connectorFromArgs, requireProfileFlag } from '../../engine/clients/client-lookup.ts';
-import { entryName, type Connector, type WriteOutcome } from '../../engine/clients/connector.ts';
+import { entryName, type Connector } from '../../engine/clients/connector.ts';
 import { checkListing } from '../../engine/clients/listing.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { homePaths } from '../../engine/platform/home.ts';
 import { isLimitedClient } from '../../../src-shared/client-limits.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
 /** The first line of a connect's report: added, updated, or replaced someone else's entry. */
-export function connectSummary(c: Connector, profile: string, out: WriteOutcome): string {
+export function connectSummary(c: Connector, profile: string, out: ClientWriteResult): string {
   const name = `"switchboard-${profile}"`;
   const how =
     out.replaced === 'other' ? `replaced the existing ${name} entry (it had been changed by hand or by another program) in`

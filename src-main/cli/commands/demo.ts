@@ -4,7 +4,7 @@
 import { demoRemovalLines } from '../../../src-shared/demo-removal-text.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { homeCall } from '../home-control.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {

@@ -1,7 +1,7 @@
 // `switchboard disconnect CLIENT --profile P`: remove the profile's entry from a client.
 import { connectorFromArgs, requireProfileFlag } from '../../engine/clients/client-lookup.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseFlags('disconnect', args, { profile: { type: 'string' } });

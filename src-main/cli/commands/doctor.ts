@@ -1,7 +1,7 @@
 // `switchboard doctor [--json]`: how each server's command resolves, and the state of each client.
 import { runDoctor } from '../../engine/clients/doctor.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {

@@ -8,7 +8,7 @@ import { EngineRunningError } from '../../engine/engine-files.ts';
 import { stopSignal } from '../../engine/stop-signals.mjs';
 import { TakeOverRefusedError } from '../../engine/handover/take-over.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { serveUntil } from './serve.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {

@@ -5,7 +5,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { homePaths } from '../../engine/platform/home.ts';
 import { ensureEngine } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseFlags('exec', args, { profile: { type: 'string' } });

@@ -6,7 +6,7 @@ import { terminalSafe } from '../../../src-shared/terminal-text.ts';
 import { assertInstalled, connectorFromArgs } from '../../engine/clients/client-lookup.ts';
 import { describePreview } from '../../engine/clients/import.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { homeCall } from '../home-control.ts';
 
 /**

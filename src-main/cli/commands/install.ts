@@ -22,7 +22,7 @@ import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
 import { loginShellPath } from '../../engine/upstream/command-resolve.ts';
 import { parseFlags } from '../args.ts';
 import { homeCall } from '../home-control.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { run as login } from './login.ts';
 
 /** What install needs from outside, replaceable in tests. */

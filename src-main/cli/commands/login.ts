@@ -6,7 +6,7 @@ import { ConfigStore } from '../../engine/config/store.ts';
 import { ensureHome, homePaths, type HomePaths } from '../../engine/platform/home.ts';
 import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
 import { signIn } from '../../engine/upstream/oauth/sign-in.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { SocketControlClient } from '../engine-client.ts';
 
 const USAGE = 'Usage: switchboard login SERVER [--timeout SEC]';

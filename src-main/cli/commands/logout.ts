@@ -4,7 +4,7 @@ import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { ensureHome, homePaths } from '../../engine/platform/home.ts';
 import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
 import { signInSecretName } from '../../engine/upstream/oauth/sign-in-store.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { reconnectIfRunning } from './login.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {

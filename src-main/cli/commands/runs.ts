@@ -5,7 +5,7 @@ import { homePaths } from '../../engine/platform/home.ts';
 import { RunStore } from '../../engine/records/run-store.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { intFlag, parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 import { clientDisplayName } from '../../../src-shared/client-names.ts';
 

@@ -5,7 +5,7 @@
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { readInstalled, toHits } from '../../engine/catalog/installed.ts';
 import { intFlag, parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { registryFor } from './install.ts';
 
 /** The same search as one shell word each, for the "more" line. */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { ensureHome, homePaths } from '../../engine/platform/home.ts';
 import { FileSecretStore, SECRET_NAME_RE } from '../../engine/secrets/secret-store.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [verb, name, ...rest] = args;

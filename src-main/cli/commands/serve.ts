@@ -6,7 +6,7 @@ import { SocketControlClient } from '../engine-client.ts';
 import { stopSignal } from '../../engine/stop-signals.mjs';
 import { TakeOverRefusedError } from '../../engine/handover/take-over.ts';
 import { intFlag, parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parseFlags('serve', args, { port: { type: 'string' }, 'take-over': { type: 'boolean' } });

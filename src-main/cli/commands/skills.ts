@@ -10,7 +10,7 @@ import { RunStore } from '../../engine/records/run-store.ts';
 import { MAX_SCHEMA_DEPTH, SCHEMA_TOO_DEEP, SkillStore } from '../../engine/codemode/skills.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 
 const USAGE = 'Usage: switchboard skills list [--profile P] [--json] · skills save RUN_ID NAME [--input JSON_SCHEMA] [--description TEXT] [--replace] · skills remove NAME';
 

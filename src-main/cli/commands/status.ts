@@ -7,7 +7,7 @@ import { homePaths } from '../../engine/platform/home.ts';
 import { proposalOf } from '../../engine/trust/proposals.ts';
 import { SocketControlClient } from '../engine-client.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 import { terminalSafe as t } from '../../../src-shared/terminal-text.ts';
 import { clientSurfaceLine } from '../../../src-shared/client-limits.ts';
 import { clientDisplayName } from '../../../src-shared/client-names.ts';

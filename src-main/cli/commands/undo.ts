@@ -1,7 +1,7 @@
 // `switchboard undo CLIENT`: put the client's file back as it was before Switchboard's last write.
 import { connectorFromArgs } from '../../engine/clients/client-lookup.ts';
 import { parseFlags } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import type { CliContext } from '../command-context.ts';
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positionals } = parseFlags('undo', args, {});

@@ -24,7 +24,7 @@ import { loginShellPath } from '../upstream/command-resolve.ts';
 import { defaultHome } from '../platform/home.ts';
 import { AppSignIns } from '../upstream/oauth/app-sign-ins.ts';
 import { isLimitedClient } from '../../../src-shared/client-limits.ts';
-import { limitFigures, viewLimits } from '../gateway/client-limits.ts';
+import { limitFigures, viewLimits } from '../gateway/limit-checks.ts';
 import type { SkillStore } from '../codemode/skills.ts';
 import { missingTools, type SkillRecord } from '../../../src-shared/codemode/skill-catalog.ts';
 import type { ApprovalCenter } from '../codemode/approvals.ts';

@@ -1,11 +1,11 @@
 // The control API's `clients.*` methods (contract: src-shared/api.ts): the app's Connect page
 // does through these what `switchboard connect|disconnect|undo|import` do on the command line,
 // with the same connectors, checks and import steps.
-import type { ClientInfo, ConnectOutcome, ControlApi, ImportPlanEntry } from '../../../src-shared/api.ts';
+import type { ClientInfo, ClientWriteResult, ConnectOutcome, ControlApi, ImportPlanEntry } from '../../../src-shared/api.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { assertInstalled, assertKnownProfile } from './client-lookup.ts';
 import { readClientState } from './client-state.ts';
-import { getConnector, listConnectors, entryName, type Connector, type ConnectorOptions, type WriteOutcome } from './connector.ts';
+import { getConnector, listConnectors, entryName, type Connector, type ConnectorOptions } from './connector.ts';
 import { applyImport, importProfile, planFor } from './import-apply.ts';
 import { previewServer } from './import.ts';
 import { isDemoProfile } from '../../../src-shared/config/starter-profiles.ts';
@@ -136,7 +136,7 @@ export function clientHandlers(deps: ClientControlDeps): ClientHandlers {
 export function connectOutcome(
   c: Connector,
   profile: string,
-  r: WriteOutcome,
+  r: ClientWriteResult,
   installed: boolean,
   trust: { offer: boolean; trusted: string[] } | null = c.trustFile() ? { offer: true, trusted: [] } : null,
 ): ConnectOutcome {

@@ -5,15 +5,15 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
+import type { ClientWriteResult } from '../../../src-shared/api.ts';
 import { findCommandSync } from '../platform/path-search.ts';
 import { ClientFileError } from './client-errors.ts';
 import { CLIENT_IDS, CLIENT_SPECS, pasteEntry, type ClientEnv, type ClientSpec } from './client-specs.ts';
 import { backupDir, readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
 import { assertWritable, makeBackup, readClientFile, replaceAtomically, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
-import { readEntries, removeEntry, setEntry } from './json-entry-edit.ts';
+import { readEntries, setEntry } from './json-entry-edit.ts';
+import { serverListEditor, type ServerListEditor } from './server-list-editor.ts';
 import type { ShimEntry } from '../platform/shim-entry.ts';
-import { readTomlArrayEntries, readTomlEntries, removeTomlArrayEntry, removeTomlEntry, setTomlArrayEntry, setTomlEntry } from './toml-entry-edit.ts';
-import { readYamlEntries, removeYamlEntry, setYamlEntry, type YamlShape } from './yaml-entry-edit.ts';
 
 const run = promisify(execFile);
 
@@ -42,29 +42,21 @@ export interface ConnectorStatus {
   problem?: string;
 }
 
-export interface WriteOutcome {
-  path: string;
-  /** False when the file already said what we wanted; nothing was written. */
-  changed: boolean;
-  backup: string | null;
-  via: 'file' | 'claude-cli';
-  /**
-   * What the added entry took the place of: nothing ('none'), the entry Switchboard wrote last time
-   * ('ours', an update), or an entry someone else wrote or edited by hand ('other').
-   */
-  replaced?: 'none' | 'ours' | 'other';
-}
-
 /** Finds an executable on `env`'s PATH by the rules a server's command is found by; null when absent. */
 export function findOnPath(name: string, e: ClientEnv): string | null {
   return findCommandSync(name, { env: e.env, platform: e.platform });
 }
 
 export class Connector {
+  /** Reads and edits the server list in the client's file, in the file's format. */
+  private readonly editor: ServerListEditor;
+
   constructor(
     readonly spec: ClientSpec,
     private readonly opts: ConnectorOptions,
-  ) {}
+  ) {
+    this.editor = serverListEditor(spec);
+  }
 
   get id(): string {
     return this.spec.id;
@@ -136,21 +128,8 @@ export class Connector {
     return this.spec.cli ? findOnPath(this.spec.cli, this.opts) : null;
   }
 
-  private yamlShape(): YamlShape {
-    return { container: this.spec.container[0]!, style: 'map', ...this.spec.yaml };
-  }
-
   private entries(file: ClientFile): Record<string, unknown> {
-    const list = this.spec.tomlList;
-    const found =
-      this.spec.format === 'toml'
-        ? list
-          ? readTomlArrayEntries(file.text, this.spec.container[0]!, list.nameField, file.path)
-          : readTomlEntries(file.text, this.spec.container[0]!, file.path)
-        : this.spec.format === 'yaml'
-          ? readYamlEntries(file.text, this.yamlShape(), file.path)
-          : readEntries(file.text, this.spec.container, file.path);
-    return found ?? {};
+    return this.editor.read(file.text, file.path) ?? {};
   }
 
   /** Every server entry in the client's file, ours included. Missing file (or no file at all: copy-paste clients) → {}. */
@@ -212,29 +191,6 @@ export class Connector {
     };
   }
 
-  private setText(file: ClientFile, name: string, entry: Record<string, unknown>): { text: string; created: EntryRecord['created'] } {
-    const layout = { eol: file.eol, indent: file.indent };
-    if (this.spec.format === 'toml') {
-      const created = this.entries(file)[name] === undefined && file.text.trim() === '' ? 'empty-file' : 'none';
-      const list = this.spec.tomlList;
-      const text = list
-        ? setTomlArrayEntry(file.text, this.spec.container[0]!, list.nameField, name, entry, layout, file.path)
-        : setTomlEntry(file.text, this.spec.container[0]!, name, entry, layout, file.path);
-      return { text, created };
-    }
-    if (this.spec.format === 'yaml') return setYamlEntry(file.text, this.yamlShape(), name, entry, layout, file.path);
-    return setEntry(file.text, this.spec.container, name, entry, layout, file.path);
-  }
-
-  private removeText(text: string, file: ClientFile, name: string, created: EntryRecord['created']): string {
-    if (this.spec.format === 'toml') {
-      const list = this.spec.tomlList;
-      return list ? removeTomlArrayEntry(text, this.spec.container[0]!, list.nameField, name, file.path) : removeTomlEntry(text, this.spec.container[0]!, name, file.path);
-    }
-    if (this.spec.format === 'yaml') return removeYamlEntry(text, this.yamlShape(), name, file.path, created);
-    return removeEntry(text, this.spec.container, name, file.path, created);
-  }
-
   private verifier(file: ClientFile, expect: Record<string, unknown>): (text: string) => string | null {
     return (text) => {
       const got = this.entries({ ...file, text });
@@ -248,20 +204,20 @@ export class Connector {
   }
 
   /** Adds (or updates) `switchboard-<profile>`. */
-  async connect(profile: string, shim: ShimEntry): Promise<WriteOutcome> {
+  async connect(profile: string, shim: ShimEntry): Promise<ClientWriteResult> {
     return this.apply({ add: { profile, shim }, remove: [] });
   }
 
-  async disconnect(profile: string): Promise<WriteOutcome> {
+  async disconnect(profile: string): Promise<ClientWriteResult> {
     return this.apply({ remove: [entryName(profile)] });
   }
 
   /** import --replace: drops `names` and adds `switchboard-<profile>` in one write. */
-  async replace(names: string[], profile: string, shim: ShimEntry): Promise<WriteOutcome> {
+  async replace(names: string[], profile: string, shim: ShimEntry): Promise<ClientWriteResult> {
     return this.apply({ add: { profile, shim }, remove: names });
   }
 
-  private async apply(change: { add?: { profile: string; shim: ShimEntry }; remove: string[] }): Promise<WriteOutcome> {
+  private async apply(change: { add?: { profile: string; shim: ShimEntry }; remove: string[] }): Promise<ClientWriteResult> {
     this.assertFile(change.add ? 'add an entry to' : 'remove an entry from');
     const file = await readClientFile(this.configPath());
     const state = await readClientState(this.opts.home, this.stateId);
@@ -275,7 +231,7 @@ export class Connector {
     }
     const prior = addName !== null ? current[addName] : undefined;
     const priorRecord = change.add ? state.entries[change.add.profile] : undefined;
-    const replaced: WriteOutcome['replaced'] =
+    const replaced: ClientWriteResult['replaced'] =
       prior === undefined ? 'none' : priorRecord && isDeepStrictEqual(prior, priorRecord.entry) ? 'ours' : 'other';
 
     const expect: Record<string, unknown> = {};
@@ -292,13 +248,13 @@ export class Connector {
       // Added before the others go: it then takes the indentation of the entries beside it, as
       // the file has them, rather than one guessed for an emptied object.
       if (needsAdd && addName) {
-        const r = this.setText({ ...file, text }, addName, addEntry!);
+        const r = this.editor.set(text, addName, addEntry!, { eol: file.eol, indent: file.indent }, file.path);
         text = r.text;
         created = r.created;
       }
       for (const n of toRemove) {
         const profile = n.startsWith(ENTRY_PREFIX) ? n.slice(ENTRY_PREFIX.length) : null;
-        text = this.removeText(text, { ...file, text }, n, (profile && state.entries[profile]?.created) || 'none');
+        text = this.editor.remove(text, n, file.path, (profile && state.entries[profile]?.created) || 'none');
       }
       record = await writeClientFile(file, text, { home: this.opts.home, client: this.stateId, verify: this.verifier(file, expect) });
     }
@@ -388,7 +344,7 @@ export class Connector {
    * Adds `dir` to the trust list the same byte-preserving way as an entry. Kept apart from
    * connect's write record: undo of the MCP file never touches the trust list.
    */
-  async trustFolder(dir: string): Promise<WriteOutcome> {
+  async trustFolder(dir: string): Promise<ClientWriteResult> {
     const t = this.spec.trust;
     if (!t) throw new ClientFileError('unsupported-layout', `${this.displayName} has no folder-trust list.`);
     const pth = this.opts.platform === 'win32' ? path.win32 : path.posix;

@@ -2,10 +2,11 @@
 // The client's servers go into config.json and into the person's own profile ("my-tools") in one
 // validated, atomic change — never servers in no profile, never a half-written import. With
 // `replace`, the client's entries for them then give way to that profile's one Switchboard entry.
+import type { ClientWriteResult } from '../../../src-shared/api.ts';
 import { PROFILE_NAME_RE, type ServerConfig } from '../../../src-shared/config/schema.ts';
 import { isDemoProfile, MY_TOOLS_PROFILE } from '../../../src-shared/config/starter-profiles.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
-import { entryName, type Connector, type WriteOutcome } from './connector.ts';
+import { entryName, type Connector } from './connector.ts';
 import { planImport, type ImportPlan } from './import.ts';
 import type { ShimEntry } from '../platform/shim-entry.ts';
 
@@ -23,7 +24,7 @@ export interface ImportOutcome {
   /** The profile the servers are in; null when the client had none to bring over. */
   profile: string | null;
   /** Null when `replace` was not asked for or nothing was covered. */
-  replaced: { profile: string; entries: string[]; write: WriteOutcome } | null;
+  replaced: { profile: string; entries: string[]; write: ClientWriteResult } | null;
 }
 
 /** The profile an import fills: the one named, else the person's own. */

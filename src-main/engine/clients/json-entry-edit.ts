@@ -181,3 +181,12 @@ export function removeEntry(
   if (created === 'empty-file' && /^\s*\{\s*\}\s*$/.test(out)) return '';
   return out;
 }
+
+/** The server list at `container` in a JSON or JSONC file (server-list-editor.ts). */
+export function jsonServerList(container: readonly string[]) {
+  return {
+    read: (text: string, file: string) => readEntries(text, container, file),
+    set: (text: string, name: string, entry: Record<string, unknown>, layout: Layout, file: string) => setEntry(text, container, name, entry, layout, file),
+    remove: (text: string, name: string, file: string, created: 'none' | 'container' | 'empty-file') => removeEntry(text, container, name, file, created),
+  };
+}

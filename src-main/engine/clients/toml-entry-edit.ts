@@ -161,3 +161,28 @@ export function removeTomlArrayEntry(text: string, container: string, nameField:
   if (region.end === lines.length && start > 0 && lines[start - 1]!.trim() === '') start--;
   return lines.slice(0, start).join('') + lines.slice(region.end).join('');
 }
+
+// Editors of the server list (server-list-editor.ts). A connect that fills an empty file made the
+// file; removing the entry leaves the file empty again, so nothing else needs taking out.
+const createdBy = (text: string) => (text.trim() === '' ? 'empty-file' : 'none') as 'none' | 'empty-file';
+
+/** Servers as `[container.NAME]` tables (Codex). */
+export function tomlTableServerList(container: string) {
+  return {
+    read: (text: string, file: string) => readTomlEntries(text, container, file),
+    set: (text: string, name: string, entry: Record<string, unknown>, layout: Layout, file: string) => ({ text: setTomlEntry(text, container, name, entry, layout, file), created: createdBy(text) }),
+    remove: (text: string, name: string, file: string) => removeTomlEntry(text, container, name, file),
+  };
+}
+
+/** Servers as `[[container]]` items naming themselves in `nameField` (Mistral Vibe). */
+export function tomlListServerList(container: string, nameField: string) {
+  return {
+    read: (text: string, file: string) => readTomlArrayEntries(text, container, nameField, file),
+    set: (text: string, name: string, entry: Record<string, unknown>, layout: Layout, file: string) => ({
+      text: setTomlArrayEntry(text, container, nameField, name, entry, layout, file),
+      created: createdBy(text),
+    }),
+    remove: (text: string, name: string, file: string) => removeTomlArrayEntry(text, container, nameField, name, file),
+  };
+}

@@ -215,6 +215,15 @@ export function removeYamlEntry(text: string, shape: YamlShape, name: string, fi
   return out;
 }
 
+/** The server list `shape` describes in a YAML file (server-list-editor.ts). */
+export function yamlServerList(shape: YamlShape) {
+  return {
+    read: (text: string, file: string) => readYamlEntries(text, shape, file),
+    set: (text: string, name: string, entry: Record<string, unknown>, layout: Layout, file: string) => setYamlEntry(text, shape, name, entry, layout, file),
+    remove: (text: string, name: string, file: string, created: Created) => removeYamlEntry(text, shape, name, file, created),
+  };
+}
+
 function detectEol(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';
 }

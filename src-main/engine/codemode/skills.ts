@@ -1,4 +1,4 @@
-// Skills (SPEC §9): runs saved under a name, with a JSON Schema for their input, kept in one
+// Skills (docs/code-mode.md): runs saved under a name, with a JSON Schema for their input, kept in one
 // file of the home (`skills.json`, written atomically) and offered to code as `skills.NAME(input)`
 // in profiles that set `"codeMode": { "skills": true }`. A skill whose tools left a profile stays saved; that
 // profile shows it as unavailable.
@@ -7,8 +7,8 @@ import { valueDeeperThan } from '../../../src-shared/codemode/json-depth.ts';
 import { RESERVED_WORDS, SANDBOX_GLOBALS } from '../../../src-shared/names.ts';
 import type { RunRecord } from '../../../src-shared/records.ts';
 import type { SkillRecord } from '../../../src-shared/codemode/skill-catalog.ts';
-import { AtomicTextFile } from '../config/atomic-file.ts';
-import { readHomeFileSync } from '../../shim/home-file.mjs';
+import type { LowSync } from 'lowdb';
+import { DocumentError, jsonDocumentSync, readDocumentSync } from '../config/json-document.ts';
 
 interface SkillsFile {
   version: 1;
@@ -86,7 +86,7 @@ export function inputProblem(schema: Record<string, unknown>, input: unknown): s
 }
 
 export class SkillStore {
-  readonly #file: AtomicTextFile;
+  readonly #doc: LowSync<SkillsFile>;
   #skills: Record<string, SkillRecord>;
   #writes: Promise<void> = Promise.resolve();
   readonly #listeners = new Set<() => void>();
@@ -94,38 +94,20 @@ export class SkillStore {
   /** Why the file could not be read: it is then left untouched, and saving is refused. */
   readonly problem: string | undefined;
 
-  private constructor(file: string, skills: Record<string, SkillRecord>, problem?: string) {
-    this.#file = new AtomicTextFile(file);
+  private constructor(doc: LowSync<SkillsFile>, skills: Record<string, SkillRecord>, problem?: string) {
+    this.#doc = doc;
     this.#skills = skills;
     this.problem = problem;
   }
 
   /** Reads the file; one that cannot be read is left as it is (no skills, saving refused). */
   static open(file: string): SkillStore {
+    const doc = skillsDocument(file);
     try {
-      return SkillStore.#read(file);
+      return new SkillStore(doc, readDocumentSync(doc, { version: 1, skills: {} }).skills);
     } catch (err) {
-      return new SkillStore(file, {}, err instanceof Error ? err.message : String(err));
+      return new SkillStore(doc, {}, err instanceof Error ? err.message : String(err));
     }
-  }
-
-  static #read(file: string): SkillStore {
-    let text: string | undefined;
-    try {
-      text = readHomeFileSync(file, { maxBytes: MAX_SKILLS_FILE_BYTES }).toString('utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    if (text === undefined) return new SkillStore(file, {});
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      throw new SwitchboardError('io-error', `${file} is not valid JSON (${(err as Error).message}); fix or move it, and the skills come back.`);
-    }
-    const skills = (parsed as Partial<SkillsFile> | null)?.skills;
-    if (!skills || typeof skills !== 'object') throw new SwitchboardError('io-error', `${file} has no "skills" object; fix or move it.`);
-    return new SkillStore(file, skills as Record<string, SkillRecord>);
   }
 
   /** Skills as saved; entries of a hand-edited file that could not be saved so are left out (and kept in the file). */
@@ -192,11 +174,27 @@ export class SkillStore {
       if (this.problem) throw new SwitchboardError('io-error', this.problem);
       const next = mutate(this.#skills);
       if (!next) return;
-      await this.#file.write(JSON.stringify({ version: 1, skills: next } satisfies SkillsFile, null, 2) + '\n');
+      this.#doc.data = { version: 1, skills: next };
+      this.#doc.write();
       this.#skills = next;
       for (const cb of this.#listeners) cb();
     });
     this.#writes = done.catch(() => {});
     return done;
   }
+}
+
+/** skills.json as a document: a "skills" object is all it must have; hand-edited entries are checked as they are used (wellFormed). */
+function skillsDocument(file: string): LowSync<SkillsFile> {
+  const decode = (raw: unknown): SkillsFile => {
+    const skills = (raw as Partial<SkillsFile> | null)?.skills;
+    if (!skills || typeof skills !== 'object') throw new DocumentError('content', `${file} has no "skills" object; fix or move it.`);
+    return raw as SkillsFile;
+  };
+  return jsonDocumentSync(file, decode, { version: 1, skills: {} }, {
+    maxBytes: MAX_SKILLS_FILE_BYTES,
+    fix: 'fix or move it, and the skills come back',
+    // A skills.json kept in a dotfile repository stays a link, with the mode its owner gave it.
+    write: { keepMode: true, followSymlinks: true },
+  });
 }

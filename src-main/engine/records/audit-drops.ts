@@ -4,10 +4,11 @@
 // removal, the rest folded into one `(other clients)` line. Best effort, like the index files:
 // a file that cannot be written or read loses the trace, never a call.
 import path from 'node:path';
+import type { LowSync } from 'lowdb';
 import type { AuditDrop } from '../../../src-shared/records.ts';
-import { writeFileAtomicSync } from '../config/atomic-file.ts';
+import { jsonDocumentSync, readDocumentSync } from '../config/json-document.ts';
+import { MAX_HOME_FILE_BYTES } from '../../shim/home-file.mjs';
 import type { CapDrop } from './segment-log-options.ts';
-import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 export const MAX_DROP_CLIENTS = 20;
 export const OTHER_CLIENTS = '(other clients)';
@@ -20,14 +21,13 @@ interface Span {
 }
 
 export class AuditDrops {
-  readonly #file: string;
+  readonly #doc: LowSync<unknown[]>;
   readonly #byClient = new Map<string, Span>();
 
   constructor(dir: string) {
-    this.#file = path.join(dir, FILE);
+    this.#doc = jsonDocumentSync<unknown[]>(path.join(dir, FILE), (raw) => (Array.isArray(raw) ? raw : []), [], { maxBytes: MAX_HOME_FILE_BYTES, pretty: false });
     try {
-      const raw = JSON.parse(readHomeFileSync(this.#file).toString('utf8')) as unknown;
-      if (Array.isArray(raw)) for (const d of raw) if (isDrop(d)) this.#merge(d.client, { count: d.count, from: Date.parse(d.from), to: Date.parse(d.to) });
+      for (const d of readDocumentSync(this.#doc, [])) if (isDrop(d)) this.#merge(d.client, { count: d.count, from: Date.parse(d.from), to: Date.parse(d.to) });
     } catch {
       // None yet, or unreadable: nothing was dropped that we know of.
     }
@@ -38,7 +38,8 @@ export class AuditDrops {
     for (const g of groups) this.#merge(g.value, g);
     this.#bound();
     try {
-      writeFileAtomicSync(this.#file, JSON.stringify(this.list()) + '\n', { mode: 0o600 });
+      this.#doc.data = this.list();
+      this.#doc.write();
     } catch {
       // Read-only home or disk full: the trace lives on in memory until restart.
     }

@@ -1,4 +1,4 @@
-// Tool pinning (SPEC §3, the "rug pull"): the first definition seen of each tool is trusted and
+// Tool pinning (docs/configuration.md, the "rug pull"): the first definition seen of each tool is trusted and
 // remembered; a later change of its description or schemas withholds that tool — not listed,
 // not callable, absent from code mode — until the user approves the new definition.
 // Pins are recorded when a catalog arrives (record), read when tools are listed (visible) and
@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { writeFileAtomicSync } from '../config/atomic-file.ts';
+import type { LowSync } from 'lowdb';
+import { DocumentError, jsonDocumentSync, readDocumentSync } from '../config/json-document.ts';
 import { withheldToolSentence } from './why-unavailable.ts';
-import { readHomeFileSync } from '../../shim/home-file.mjs';
 
 /**
  * pins.json larger than this is not read, in bytes: far above any real one (a few MB with its
@@ -61,6 +61,7 @@ function canonicalJson(v: unknown): string {
 
 export class PinStore {
   readonly file: string;
+  readonly #doc: LowSync<PinFile | null>;
   readonly #opts: PinStoreOptions;
   #data: Pins;
   /** Filter results per catalog array (upstreams replace the array on every refresh). */
@@ -69,6 +70,7 @@ export class PinStore {
 
   constructor(file: string, opts: PinStoreOptions = {}) {
     this.file = file;
+    this.#doc = jsonDocumentSync<PinFile | null>(file, decodePins, null, { maxBytes: MAX_PINS_FILE_BYTES });
     this.#opts = opts;
     this.#data = this.#read();
   }
@@ -183,18 +185,14 @@ export class PinStore {
   }
 
   #read(): Pins {
-    let text: string;
     try {
-      text = readHomeFileSync(this.file, { maxBytes: MAX_PINS_FILE_BYTES }).toString('utf8');
+      const data = readDocumentSync(this.#doc, null);
+      return data ? { servers: toTable(data.servers), pending: toTable(data.pending), catalogs: toCatalogs(data.catalogs) } : emptyPins();
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#opts.onError?.(`could not read ${this.file}: ${(err as Error).message}`);
-      return emptyPins();
-    }
-    try {
-      const data = JSON.parse(text) as Partial<PinFile>;
-      if (data && typeof data.servers === 'object' && data.servers) return { servers: toTable(data.servers), pending: toTable(data.pending), catalogs: toCatalogs(data.catalogs) };
-    } catch {
-      // Reported below.
+      if (!(err instanceof DocumentError) || err.kind === 'read') {
+        this.#opts.onError?.(`could not read ${this.file}: ${(err as Error).message}`);
+        return emptyPins();
+      }
     }
     // Keep the unreadable file for whoever looks; re-pinning from scratch is the only way on.
     const kept = `${this.file}.corrupt-${Date.now()}`;
@@ -211,12 +209,19 @@ export class PinStore {
   #write(): void {
     try {
       const catalogs = Object.fromEntries([...this.#data.catalogs].map(([server, c]) => [server, c.tools]));
-      const file: PinFile = { version: 1, servers: fromTable(this.#data.servers), pending: fromTable(this.#data.pending), catalogs };
-      writeFileAtomicSync(this.file, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
+      this.#doc.data = { version: 1, servers: fromTable(this.#data.servers), pending: fromTable(this.#data.pending), catalogs };
+      this.#doc.write();
     } catch (err) {
       this.#opts.onError?.(`could not save tool pins to ${this.file}: ${(err as Error).message}`);
     }
   }
+}
+
+/** What pins.json must at least have; the rest is read leniently (toTable, toCatalogs). */
+function decodePins(raw: unknown): PinFile {
+  const data = raw as Partial<PinFile> | null;
+  if (!data || typeof data.servers !== 'object' || !data.servers) throw new Error('has no "servers" object');
+  return data as PinFile;
 }
 
 function emptyPins(): Pins {

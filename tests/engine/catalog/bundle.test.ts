@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src-main/cli/context.ts';
+import type { CliContext } from '../../../src-main/cli/command-context.ts';
 import { catalogContext, failure } from './helpers.ts';
 import { run as install } from '../../../src-main/cli/commands/install.ts';
 import { cleanupHomes, makeHome, shimClient } from '../../helpers/home.ts';

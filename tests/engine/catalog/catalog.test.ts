@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src-main/cli/context.ts';
+import type { CliContext } from '../../../src-main/cli/command-context.ts';
 import { catalogContext, failure } from './helpers.ts';
 import { run as install, type InstallDeps } from '../../../src-main/cli/commands/install.ts';
 import { run as search } from '../../../src-main/cli/commands/search.ts';

@@ -1,7 +1,7 @@
 // The in-process CliContext the catalog commands run with in tests: output collected, config.json
 // edited straight in the temp home (no engine), client-only operations unused.
 import { toErrorData, type ErrorData } from '../../../src-shared/errors.ts';
-import type { CliContext } from '../../../src-main/cli/context.ts';
+import type { CliContext } from '../../../src-main/cli/command-context.ts';
 
 export function catalogContext(home: string, env: NodeJS.ProcessEnv, write: (s: string) => void, platform: NodeJS.Platform = 'linux'): CliContext {
   return {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src-main/cli/context.ts';
+import type { CliContext } from '../../../src-main/cli/command-context.ts';
 import { run as install } from '../../../src-main/cli/commands/install.ts';
 import { parseInstallLink } from '../../../src-main/engine/catalog/install-link.ts';
 import { FileSecretStore } from '../../../src-main/engine/secrets/secret-store.ts';

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync, readd
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toErrorData } from '../../../src-shared/errors.ts';
-import type { CliContext } from '../../../src-main/cli/context.ts';
+import type { CliContext } from '../../../src-main/cli/command-context.ts';
 import { run as connect } from '../../../src-main/cli/commands/connect.ts';
 import { run as disconnect } from '../../../src-main/cli/commands/disconnect.ts';
 import { run as importCmd } from '../../../src-main/cli/commands/import.ts';

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run as doctorCmd } from '../../../src-main/cli/commands/doctor.ts';
-import type { CliContext } from '../../../src-main/cli/context.ts';
+import type { CliContext } from '../../../src-main/cli/command-context.ts';
 import { runDoctor } from '../../../src-main/engine/clients/doctor.ts';
 import { getConnector } from '../../../src-main/engine/clients/connector.ts';
 import { SHIM, tempUser, type TempUser } from './helpers.ts';

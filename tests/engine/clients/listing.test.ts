@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src-main/cli/context.ts';
+import type { CliContext } from '../../../src-main/cli/command-context.ts';
 import { run as connect } from '../../../src-main/cli/commands/connect.ts';
 import { checkListing, readListing } from '../../../src-main/engine/clients/listing.ts';
 import { defaultShimEntry } from '../../../src-main/engine/platform/shim-entry.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { installedFile, readInstalled, recordInstalled } from '../../../src-main/engine/catalog/installed.ts';
-import { jsonDocument, readDocument, updateDocument } from '../../../src-main/engine/config/json-document.ts';
+import { DocumentError, jsonDocument, jsonDocumentSync, readDocument, readDocumentSync, updateDocument } from '../../../src-main/engine/config/json-document.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'sb-json-doc-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -63,5 +63,39 @@ describe('a JSON state document', () => {
     await expect(readDocument(jsonDocument(fifo, Counts, empty), empty)).rejects.toThrow(`${fifo} is not a regular file; it was not read.`);
     // The install hints read it as none, and go on.
     expect(await readInstalled(h)).toEqual({});
+  });
+});
+
+describe('a synchronous JSON state document (pins, skills, dropped.json)', () => {
+  const doc = (file: string) => jsonDocumentSync(file, Counts, {}, { pretty: false });
+  const failure = (file: string): DocumentError => {
+    try {
+      readDocumentSync(doc(file), {});
+    } catch (err) {
+      return err as DocumentError;
+    }
+    throw new Error(`${file} was read`);
+  };
+
+  it('writes and reads back its type, a missing file reading as its default', () => {
+    const file = path.join(home(), 'counts.json');
+    expect(readDocumentSync(doc(file), {})).toEqual({});
+    const d = doc(file);
+    d.data = { runs: 2 };
+    d.write();
+    expect(readFileSync(file, 'utf8')).toBe('{"runs":2}\n');
+    expect(readDocumentSync(doc(file), {})).toEqual({ runs: 2 });
+  });
+
+  it('says whether the file could not be read or its content is wrong, so a store can keep a corrupt file aside', () => {
+    const h = home();
+    const bad = path.join(h, 'bad.json');
+    writeFileSync(bad, '{"runs": ');
+    expect(failure(bad)).toMatchObject({ kind: 'content', code: 'io-error' });
+    const target = path.join(h, 'elsewhere.json');
+    writeFileSync(target, '{"x": 1}');
+    const link = path.join(h, 'link.json');
+    symlinkSync(target, link);
+    expect(failure(link)).toMatchObject({ kind: 'read' });
   });
 });

@@ -3,7 +3,7 @@
 import type { ShimEntry } from '../engine/platform/shim-entry.ts';
 
 export interface CliContext {
-  /** The resolved Switchboard home (SPEC §2). */
+  /** The resolved Switchboard home (docs/command-line.md). */
   home: string;
   /** True when no --home / $SWITCHBOARD_HOME was given; client entries then omit --home. */
   homeIsDefault: boolean;

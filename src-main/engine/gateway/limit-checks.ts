@@ -1,4 +1,4 @@
-// The limits of connected clients applied to what their profile serves them (SPEC §9): each
+// The limits of connected clients applied to what their profile serves them: each
 // session of a client with known limits (src-shared/client-limits.ts) — known from its
 // clientInfo, or from the connector that wrote its entry (`--client`) — is checked against the
 // tools it gets now, for status and the app.

@@ -1,7 +1,7 @@
-// The CliContext the command modules get: the home, output, and the engine-side operations the
-// client commands need (config edits go through the engine when one runs).
+// The CliContext of a real run of the CLI: this process's env and platform, its output, and the
+// engine-side operations the client commands need (config edits go through the engine when one runs).
 import { defaultShimEntry } from '../engine/platform/shim-entry.ts';
-import type { CliContext } from './context.ts';
+import type { CliContext } from './command-context.ts';
 import { homeCall } from './home-control.ts';
 
 export interface CliContextInit {
