@@ -39,6 +39,8 @@ export interface RuntimeHost {
   entry: string;
   /** Node's V8 flags for the engine (ENGINE_NODE_FLAGS). */
   nodeFlags: readonly string[];
+  /** True when the app runs from an AppImage (its APPIMAGE variable is set). */
+  appImage?: boolean;
   exists?: (file: string) => boolean;
 }
 
@@ -50,9 +52,14 @@ export interface RuntimeHost {
  *   `resources/bin/switchboard-node` (`switchboard-node node SCRIPT`), which reads files from
  *   disk only: the script (and package.json) must be unpacked beside app.asar. The SEA takes no
  *   Node options.
+ * - None for an installed app on Windows, where an engine cannot take another's home over yet
+ *   and the installer cannot replace a program still running from the install folder, nor from
+ *   an AppImage, whose files are a mount that ends with the app: an engine left running there
+ *   would lose its own files.
  */
 export function engineRuntime(host: RuntimeHost): { runtime: EngineRuntime; entry: string } | undefined {
   if (!host.isPackaged) return { runtime: { command: host.execPath, args: [...host.nodeFlags], env: { ELECTRON_RUN_AS_NODE: '1' } }, entry: host.entry };
+  if (host.platform === 'win32' || host.appImage) return undefined;
   const exists = host.exists ?? existsSync;
   const p = host.platform === 'win32' ? path.win32 : path.posix;
   const node = p.join(host.resourcesPath, 'bin', host.platform === 'win32' ? 'switchboard-node.exe' : 'switchboard-node');

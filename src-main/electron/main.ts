@@ -72,6 +72,7 @@ function startApp(): void {
     platform: process.platform,
     entry: ENGINE_ENTRY,
     nodeFlags: ENGINE_NODE_FLAGS,
+    appImage: Boolean(process.env.APPIMAGE),
   });
   const spawnEngine = (args: string[]): EngineProcess => {
     // Client entries the engine writes (connect, import --replace) point at the installed shim.

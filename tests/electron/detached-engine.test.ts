@@ -121,9 +121,15 @@ describe('engine runtime', () => {
       runtime: { command: '/opt/Switchboard/resources/bin/switchboard-node', args: ['node'], env: {} },
       entry: '/opt/Switchboard/resources/app.asar.unpacked/out/electron/engine-entry.js',
     });
-    const win = engineRuntime({ ...host, platform: 'win32', resourcesPath: 'C:\\S\\resources', isPackaged: true, entry: 'C:\\S\\resources\\app.asar\\out\\electron\\engine-entry.js', exists: () => true });
-    expect(win?.runtime.command).toBe('C:\\S\\resources\\bin\\switchboard-node.exe');
-    expect(win?.entry).toBe('C:\\S\\resources\\app.asar.unpacked\\out\\electron\\engine-entry.js');
+  });
+
+  it('is none for the installed app on Windows and from an AppImage (a utility process then)', () => {
+    const win = { ...host, platform: 'win32' as const, resourcesPath: 'C:\\S\\resources', isPackaged: true, exists: () => true };
+    expect(engineRuntime({ ...win, entry: 'C:\\S\\resources\\app.asar\\out\\electron\\engine-entry.js' })).toBeUndefined();
+    const entry = '/tmp/.mount_SwitchXYZ/resources/app.asar/out/electron/engine-entry.js';
+    expect(engineRuntime({ ...host, resourcesPath: '/tmp/.mount_SwitchXYZ/resources', isPackaged: true, appImage: true, entry, exists: () => true })).toBeUndefined();
+    // A checkout on Windows still runs it detached (npm start).
+    expect(engineRuntime({ ...win, isPackaged: false, entry: 'C:\\src\\out\\electron\\engine-entry.js' })?.runtime.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
   });
 
   it('is none when the installed app lacks the Node, the unpacked script or package.json (a utility process then)', () => {
