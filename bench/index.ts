@@ -746,7 +746,7 @@ async function main() {
   if (want('eras')) await erasSection((metric, value, unit) => record(metric, value, unit), quick);
 
   // The engine replaced under a client that keeps calling (bench/take-over.ts).
-  if (want('takeover')) await takeOverSection({ root: ROOT, quick, record });
+  if (want('takeover')) await takeOverSection({ root: ROOT, quick, record, nativeShim: native.binary });
 
   // A computer's start: shims started together with no engine running (bench/boot.ts), last:
   // it starts and stops many engines.

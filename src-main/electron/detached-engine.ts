@@ -61,11 +61,11 @@ export function engineRuntime(host: RuntimeHost): { runtime: EngineRuntime; entr
   if (!host.isPackaged) return { runtime: { command: host.execPath, args: [...host.nodeFlags], env: { ELECTRON_RUN_AS_NODE: '1' } }, entry: host.entry };
   if (host.platform === 'win32' || host.appImage) return undefined;
   const exists = host.exists ?? existsSync;
-  const p = host.platform === 'win32' ? path.win32 : path.posix;
-  const node = p.join(host.resourcesPath, 'bin', host.platform === 'win32' ? 'switchboard-node.exe' : 'switchboard-node');
+  const p = path.posix;
+  const node = p.join(host.resourcesPath, 'bin', 'switchboard-node');
   const unpacked = (file: string) => file.replace(/app\.asar(?=[\\/])/, 'app.asar.unpacked');
   const entry = unpacked(host.entry);
-  // The engine finds the app's folder by its package.json (src-main/engine/app-root.ts): without
+  // The engine finds the app's folder by its package.json (src-main/engine/platform/app-root.ts): without
   // it unpacked too, the engine could not start at all.
   const manifest = unpacked(p.join(p.dirname(p.dirname(p.dirname(host.entry))), 'package.json'));
   if (!exists(node) || !exists(entry) || !exists(manifest)) return undefined;
