@@ -9,10 +9,10 @@ import type { Rev20260728Session } from './session-2026-07-28.ts';
 import { ReplayTransport } from './replay-transport.ts';
 import { rev20251125ForStdioEntry } from './sdk-boundary.ts';
 import type { ClientSession } from './session-2025-11-25.ts';
-import type { GatewayPort, SessionBase } from './session-base.ts';
+import type { GatewayPort, SessionBase, SessionEra } from './session-base.ts';
 
 /** Opens a session of the connection's profile in one era (the gateway's, which tracks it). */
-export type OpenSession = (era: 'legacy' | 'modern') => SessionBase;
+export type OpenSession = (era: SessionEra) => SessionBase;
 
 /**
  * Serves a fresh socket connection. A 2025 client opens with initialize: its session gets the
@@ -21,7 +21,7 @@ export type OpenSession = (era: 'legacy' | 'modern') => SessionBase;
  */
 export function openSocketConnection(transport: Transport, gateway: GatewayPort, profile: string, open: OpenSession, connected: (session: ClientSession) => void): void {
   ReplayTransport.open(transport, (first, replay) => {
-    if (isLegacyOpening(first)) {
+    if (isRev20251125Opening(first)) {
       const session = open('legacy') as ClientSession;
       connected(session);
       void session.connect(replay);
@@ -53,8 +53,8 @@ export async function refuseUnknownProfile(transport: Transport, message: string
   await transport.start();
 }
 
-/** An `initialize` without the 2026-07-28 envelope: a 2025 client. */
-function isLegacyOpening(first: unknown): boolean {
+/** An `initialize` without the 2026-07-28 envelope: a 2025-11-25 client. */
+function isRev20251125Opening(first: unknown): boolean {
   const m = first as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;
   return m?.method === 'initialize' && m.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === undefined;
 }
