@@ -106,7 +106,7 @@ export function spawnDetachedEngine(
       return this;
     },
     postMessage(message) {
-      if (child.connected) child.send(message as never);
+      if (child.connected) child.send(message);
     },
     kill() {
       return child.kill('SIGTERM');

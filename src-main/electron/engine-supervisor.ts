@@ -7,7 +7,7 @@ import { backoffDelay, failuresInARow, RESTART_BACKOFF } from '../../src-shared/
 export interface EngineProcess {
   on(event: 'exit', listener: (code: number) => void): unknown;
   on(event: 'message', listener: (message: unknown) => void): unknown;
-  postMessage(message: unknown): void;
+  postMessage(message: object): void;
   kill(): boolean;
   /**
    * Asks the process to outlive the app (a detached engine, detached-engine.ts); throws when it

@@ -1,5 +1,5 @@
 // Carries control API calls from our renderer to the engine, and nothing from anyone else.
-import { CONTROL_METHODS, type ControlClient, type ControlMethod } from '../../src-shared/api.ts';
+import { CONTROL_METHODS, type ControlClient, type ControlMethod, type ControlParams } from '../../src-shared/api.ts';
 import { toErrorData } from '../../src-shared/errors.ts';
 import { IPC_CHANNELS, type IpcReply } from '../../src-shared/ipc.ts';
 
@@ -52,8 +52,8 @@ export function createIpcRelay(ipcMain: IpcMainLike, trusted: TrustedSenders, en
       return { error: { code: 'bad-request', message: 'The request parameters must be an object.' } };
     }
     try {
-      const method = call.method as ControlMethod;
-      return { result: await engine.call(method, params as never) };
+      // Typed for the relay only: the engine checks every call's params against its method's schema (control-handlers.ts).
+      return { result: await engine.call(call.method as ControlMethod, params as ControlParams<ControlMethod>) };
     } catch (err) {
       return { error: toErrorData(err) };
     }

@@ -3,6 +3,7 @@
 // left it as it came. Nothing of the person's goes: a server of theirs that sat in a demo profile
 // moves to their own profile, and an app that reached it through the demo is pointed there.
 import type { DemoRemovalResult } from '../../../src-shared/api.ts';
+import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_README, isDemoServer } from '../config/default-config.ts';
@@ -23,13 +24,13 @@ type Profiles = Record<string, { servers?: string[] } & Record<string, unknown>>
 /** The config.json edit, pure: what goes, what moves, and the result. */
 export function withoutDemo(raw: Record<string, unknown>, home: string): { raw: Record<string, unknown>; profiles: string[]; servers: string[]; kept: string[] } {
   const profiles: Profiles = { ...((raw.profiles as Profiles | undefined) ?? {}) };
-  const servers = { ...((raw.servers as Record<string, Record<string, unknown>> | undefined) ?? {}) };
+  const servers = { ...((raw.servers as Record<string, ServerConfig> | undefined) ?? {}) };
   const demoProfiles = DEMO_PROFILES.filter((p) => Object.hasOwn(profiles, p));
   const inDemo = [...new Set(demoProfiles.flatMap((p) => profiles[p]!.servers ?? []))];
   const usedElsewhere = new Set(Object.entries(profiles).filter(([n]) => !isDemoProfile(n)).flatMap(([, p]) => p.servers ?? []));
-  const goes = inDemo.filter((s) => Object.hasOwn(servers, s) && isDemoServer(home, s, servers[s] as never) && !usedElsewhere.has(s));
+  const goes = inDemo.filter((s) => Object.hasOwn(servers, s) && isDemoServer(home, s, servers[s]!) && !usedElsewhere.has(s));
   // A server of the person's in a demo profile (an import from before "my-tools" put it there) stays theirs.
-  const kept = inDemo.filter((s) => Object.hasOwn(servers, s) && !isDemoServer(home, s, servers[s] as never) && !usedElsewhere.has(s));
+  const kept = inDemo.filter((s) => Object.hasOwn(servers, s) && !isDemoServer(home, s, servers[s]!) && !usedElsewhere.has(s));
   for (const p of demoProfiles) delete profiles[p];
   for (const s of goes) delete servers[s];
   if (kept.length) {
@@ -78,7 +79,7 @@ export async function removeDemo(deps: DemoRemovalDeps): Promise<DemoRemoval> {
   const dir = path.join(deps.home, 'demo');
   let state: DemoRemoval['folder']['state'] = 'absent';
   // A demo server kept because another profile uses it still keeps its data there.
-  const inUse = Object.entries((edit.raw.servers ?? {}) as Record<string, Record<string, unknown>>).some(([n, c]) => isDemoServer(deps.home, n, c as never));
+  const inUse = Object.entries((edit.raw.servers ?? {}) as Record<string, ServerConfig>).some(([n, c]) => isDemoServer(deps.home, n, c));
   if (existsSync(dir)) {
     state = !inUse && untouched(dir) ? 'removed' : 'kept';
     if (state === 'removed') rmSync(dir, { recursive: true, force: true });

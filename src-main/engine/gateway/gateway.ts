@@ -12,7 +12,7 @@ import type { AuditEntry } from '../../../src-shared/records.ts';
 import { ProfileView } from './profile-view.ts';
 import { ClientSession } from './session-2025-11-25.ts';
 import { RootsRouter } from '../upstream/roots.ts';
-import type { SessionBase, CallContext, DirectAnswer, DirectCallContext, DirectCallHandle, GatewayPort } from './session-base.ts';
+import type { SessionBase, CallContext, DirectAnswer, DirectCallContext, DirectCallHandle, GatewayPort, SessionEra } from './session-base.ts';
 import type { Rev20260728Session } from './session-2026-07-28.ts';
 import { rev20260728 } from './load-rev-2026-07-28.ts';
 import type { BootAnswers, BootDigests } from './boot-answers.ts';
@@ -213,7 +213,7 @@ export class Gateway implements GatewayPort {
     return Object.keys(out).length > 0 ? out : undefined;
   }
 
-  #open(profile: string, era: 'legacy' | 'modern', kind: 'socket' | 'http', connector?: string): SessionBase {
+  #open(profile: string, era: SessionEra, kind: 'socket' | 'http', connector?: string): SessionBase {
     const view = this.#views.get(profile)!;
     const init = { id: randomUUID(), profile, view, gateway: this, transportKind: kind, connector, extensions: this.#extensions(view) };
     const session = era === 'modern' ? new (rev20260728().Rev20260728Session)(init) : new ClientSession(init);
@@ -228,9 +228,9 @@ export class Gateway implements GatewayPort {
     if (session.era === 'modern') (session as Rev20260728Session).server.onclose = gone;
     else {
       // Who uses which server decides whose roots a server may see (roots.ts).
-      const legacy = session as ClientSession;
-      const initialized = legacy.server.oninitialized;
-      legacy.server.oninitialized = () => {
+      const rev20251125 = session as ClientSession;
+      const initialized = rev20251125.server.oninitialized;
+      rev20251125.server.oninitialized = () => {
         initialized?.();
         this.#roots.audienceChanged();
       };

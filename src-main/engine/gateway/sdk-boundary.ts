@@ -11,7 +11,8 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 // Types only: the v2 server SDK itself is loaded on first use (load-rev-2026-07-28.ts).
-import type { HandlerResultTypeMap, InputRequests } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { HandlerResultTypeMap, InputRequests, Server } from '@modelcontextprotocol/server';
 
 /** What an upstream answers each request the gateway relays to it as is. */
 export interface RelayedResults {
@@ -69,4 +70,14 @@ export function inputRequestsForRev20260728(asks: Record<string, { method: strin
  */
 export function replayedInitialize(id: string, params: unknown): JSONRPCRequest {
   return { jsonrpc: '2.0', id, method: 'initialize', params: params as JSONRPCRequest['params'] };
+}
+
+/**
+ * A 2025-11-25 session handed to the v2 SDK's stdio entry (socket-opening.ts) for a client that
+ * opened in that revision other than with initialize. The entry's factory is typed to return a
+ * v2 Server, but of a 2025-era instance the entry only calls connect and close, which the v1
+ * session provides.
+ */
+export function rev20251125ForStdioEntry(session: { connect(transport: Transport): Promise<void>; close(): Promise<void> }): Server {
+  return session as Server;
 }

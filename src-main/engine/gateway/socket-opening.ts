@@ -7,11 +7,12 @@ import { ListenBridge } from './listen-bridge.ts';
 import { loadRev20260728 } from './load-rev-2026-07-28.ts';
 import type { Rev20260728Session } from './session-2026-07-28.ts';
 import { ReplayTransport } from './replay-transport.ts';
+import { rev20251125ForStdioEntry } from './sdk-boundary.ts';
 import type { ClientSession } from './session-2025-11-25.ts';
-import type { GatewayPort, SessionBase } from './session-base.ts';
+import type { GatewayPort, SessionBase, SessionEra } from './session-base.ts';
 
 /** Opens a session of the connection's profile in one era (the gateway's, which tracks it). */
-export type OpenSession = (era: 'legacy' | 'modern') => SessionBase;
+export type OpenSession = (era: SessionEra) => SessionBase;
 
 /**
  * Serves a fresh socket connection. A 2025 client opens with initialize: its session gets the
@@ -20,7 +21,7 @@ export type OpenSession = (era: 'legacy' | 'modern') => SessionBase;
  */
 export function openSocketConnection(transport: Transport, gateway: GatewayPort, profile: string, open: OpenSession, connected: (session: ClientSession) => void): void {
   ReplayTransport.open(transport, (first, replay) => {
-    if (isLegacyOpening(first)) {
+    if (isRev20251125Opening(first)) {
       const session = open('legacy') as ClientSession;
       connected(session);
       void session.connect(replay);
@@ -34,11 +35,10 @@ export function openSocketConnection(transport: Transport, gateway: GatewayPort,
       (ctx) => {
         const session = open(ctx.era === 'modern' ? 'modern' : 'legacy');
         if (session.era === 'modern') return (session as Rev20260728Session).server;
-        // The entry only connects and closes a 2025-era instance: the v1 session does both.
-        const legacy = session as ClientSession;
-        return { connect: (t: Transport) => legacy.connect(t), close: () => legacy.close() } as never;
+        const rev20251125 = session as ClientSession;
+        return rev20251125ForStdioEntry({ connect: (t: Transport) => rev20251125.connect(t), close: () => rev20251125.close() });
       },
-      { transport: replay as never, legacy: 'serve' },
+      { transport: replay, legacy: 'serve' },
     )).catch(() => void replay.close());
   });
 }
@@ -53,8 +53,8 @@ export async function refuseUnknownProfile(transport: Transport, message: string
   await transport.start();
 }
 
-/** An `initialize` without the 2026-07-28 envelope: a 2025 client. */
-function isLegacyOpening(first: unknown): boolean {
+/** An `initialize` without the 2026-07-28 envelope: a 2025-11-25 client. */
+function isRev20251125Opening(first: unknown): boolean {
   const m = first as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;
   return m?.method === 'initialize' && m.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === undefined;
 }
@@ -68,9 +68,9 @@ function tapInbound(transport: Transport, onMessage: (m: unknown) => void, onClo
   let closer: Transport['onclose'];
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
-    get: () => handler && ((m: never, extra?: never) => {
-      onMessage(m);
-      handler!(m, extra);
+    get: () => handler && ((...args: Parameters<NonNullable<Transport['onmessage']>>) => {
+      onMessage(args[0]);
+      handler!(...args);
     }),
     set: (h: Transport['onmessage']) => (handler = h),
   });

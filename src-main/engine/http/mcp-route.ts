@@ -21,7 +21,7 @@ export class McpRoute {
   /** The server's base URL, for the requests handed to the 2026-07-28 endpoint. */
   readonly #baseUrl: () => string;
   readonly #sessions = new Map<string, { transport: StreamableHTTPServerTransport; profile: string; lastSeen: number }>();
-  #modern: Rev20260728Endpoint | undefined;
+  #rev20260728: Rev20260728Endpoint | undefined;
 
   constructor(engine: { readonly gateway: Gateway }, baseUrl: () => string) {
     this.#engine = engine;
@@ -70,8 +70,8 @@ export class McpRoute {
     const { Rev20260728Endpoint, toFetchRequest } = await loadRev20260728();
     const request = toFetchRequest(req, this.#baseUrl(), raw);
     if (await Rev20260728Endpoint.isRev20260728(request, body)) {
-      this.#modern ??= new Rev20260728Endpoint(gateway);
-      await this.#modern.serve(request, body, profile, res, req);
+      this.#rev20260728 ??= new Rev20260728Endpoint(gateway);
+      await this.#rev20260728.serve(request, body, profile, res, req);
       return;
     }
     // Loaded on the first HTTP MCP session: most users only connect through the shim.
@@ -110,7 +110,7 @@ export class McpRoute {
   async close(): Promise<void> {
     for (const { transport } of this.#sessions.values()) await transport.close().catch(() => {});
     this.#sessions.clear();
-    await this.#modern?.close();
+    await this.#rev20260728?.close();
   }
 }
 

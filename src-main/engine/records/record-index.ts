@@ -194,6 +194,6 @@ export class RecordIndex {
 }
 
 function copyInto<T extends Uint32Array | Float64Array>(to: T, from: T, n: number): T {
-  to.set(from.subarray(0, n) as never);
+  to.set(from.subarray(0, n));
   return to;
 }

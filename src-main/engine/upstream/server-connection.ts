@@ -83,7 +83,7 @@ export class Upstream {
     this.#calls = new UpstreamCalls({
       name,
       timeoutSec: () => this.#timeoutSec(),
-      modern: () => this.#attempt?.client?.getProtocolEra() === 'modern',
+      speaksRev20260728: () => this.#attempt?.client?.getProtocolEra() === 'modern',
       taskSupport: (tool) => this.taskSupport(tool),
       connection: async (ms, signal) => {
         if (this.#auth?.needsSignIn) throw this.#auth.signInError();

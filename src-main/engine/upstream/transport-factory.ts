@@ -52,14 +52,14 @@ export async function makeTransport(name: string, cfg: ServerConfig, deps: Trans
     deps.log.note(`connecting to ${url.origin}${url.pathname} (${cfg.transport ?? 'http'})`);
     // The sign-in provider is written against the SDK's OAuthClientProvider contract, which the
     // v2 transports keep (their extra context arguments are optional).
-    const auth = deps.auth ? { authProvider: deps.auth.provider as never, fetch: deps.auth.fetch as never } : {};
+    const auth = deps.auth ? { authProvider: deps.auth.provider, fetch: deps.auth.fetch } : {};
     // Loaded on first use: an engine with only local servers does not pay their memory.
     const { SSEClientTransport, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     // The old HTTP+SSE transport carries every server message on one stream: nothing ties them to a call.
     if (cfg.transport === 'sse') return { transport: new SSEClientTransport(url, { requestInit: { headers }, ...auth }) };
     const ties = new StreamTies();
-    const fetch = ties.fetch(deps.auth?.fetch as never);
-    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth, fetch: fetch as never }), ties };
+    const fetch = ties.fetch(deps.auth?.fetch);
+    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth, fetch }), ties };
   }
   const command = cfg.command!;
   const configured = resolveValues(name, cfg.env, 'env', deps.resolveSecret);
@@ -98,7 +98,7 @@ export async function makeTransport(name: string, cfg: ServerConfig, deps: Trans
     maxMessageBytes: deps.maxMessageBytes,
     killGraceMs: deps.killGraceMs,
   });
-  return { transport: stdio as unknown as Transport, stdio };
+  return { transport: stdio, stdio };
 }
 
 function notFound(name: string, command: string, found: ResolvedCommand): FatalStartError {

@@ -22,7 +22,7 @@ export interface CallsHost {
   /** Seconds a call may take (callTimeoutSec). */
   timeoutSec(): number;
   /** True when the current connection speaks 2026-07-28. */
-  modern(): boolean;
+  speaksRev20260728(): boolean;
   /** 2025-11-25 tasks: whether the tool runs as a task of the server. */
   taskSupport(tool: string): 'optional' | 'required' | undefined;
   /**
@@ -50,18 +50,18 @@ export class UpstreamCalls {
 
   async callTool(params: CallToolRequest['params'], opts: CallOptions = {}): Promise<CallToolResult> {
     const host = this.#host;
-    if (opts.logLevel !== undefined && host.modern()) {
+    if (opts.logLevel !== undefined && host.speaksRev20260728()) {
       params = { ...params, _meta: { ...params._meta, [LOG_LEVEL_META_KEY]: opts.logLevel } };
     }
     if (params.task === undefined && host.taskSupport(params.name) === 'required') return this.#callThroughTask(params, opts);
     const result = await this.send('tools/call', params, opts, `${host.name}.${params.name}`);
     const task = liftedTask(result);
-    if (task) return this.#followModernTask(task, `${host.name}.${params.name}`, opts);
+    if (task) return this.#followRev20260728Task(task, `${host.name}.${params.name}`, opts);
     return result as CallToolResult;
   }
 
   /** A 2026-07-28 server answered with a task (tasks-2026-07-28.ts): its result, within callTimeoutSec. */
-  async #followModernTask(task: NonNullable<ReturnType<typeof liftedTask>>, what: string, opts: CallOptions): Promise<CallToolResult> {
+  async #followRev20260728Task(task: NonNullable<ReturnType<typeof liftedTask>>, what: string, opts: CallOptions): Promise<CallToolResult> {
     const sec = this.#host.timeoutSec();
     const timeout = AbortSignal.timeout(sec * 1000);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
@@ -140,20 +140,20 @@ export class UpstreamCalls {
         await (method === 'resources/subscribe' ? subs.subscribe(uri) : subs.unsubscribe(uri));
         return {};
       }
-      const modern = client.getProtocolEra() === 'modern';
+      const rev20260728 = client.getProtocolEra() === 'modern';
       const options = {
         signal: ctrl.signal,
         // Our own timer decides; this only keeps the SDK's 60 s default out of the way.
         timeout: sec * 1000 + 60_000,
         // 2026-07-28: an `input_required` result comes back to us, to be answered for this call
         // alone (input-rounds.ts); the SDK's own loop would not say whose call asked.
-        ...(modern ? { allowInputRequired: true } : {}),
+        ...(rev20260728 ? { allowInputRequired: true } : {}),
         // Streamable HTTP: the server's requests on this call's stream are this call's.
         ...(conn.ties ? { headers: { [CALL_HEADER]: String(id) } } : {}),
       };
       const send = (p: unknown): Promise<Params> => sendRequest(client, method, p, options);
       const first = await send(params);
-      if (!modern) return first;
+      if (!rev20260728) return first;
       const answer = (ask: { method: string; params?: Params }, signal: AbortSignal) => this.#host.answer(ask, { signal, call: { context: opts.context }, calls: [] });
       return await answerInputRounds(first, params as Params | undefined, { what, signal: ctrl.signal, answer, retry: send });
     } catch (err) {

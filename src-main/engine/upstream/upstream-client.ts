@@ -3,6 +3,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { CatalogKind } from './catalog-cache.ts';
 import { EraVerdict } from './protocol-era.ts';
+import { askedAnswer, type AskedMethod } from './sdk-client-boundary.ts';
 import { TASKS_EXTENSION } from './tasks-2026-07-28.ts';
 
 type Params = Record<string, unknown>;
@@ -35,17 +36,19 @@ export function makeUpstreamClient(info: { name: string; version: string }, star
   client.onerror = (err) => hooks.error(err);
   // On a 2025-era connection these answer the server's own requests; on 2026-07-28 the SDK
   // calls the same handlers to fulfil an `input_required` result, then retries the call.
-  const relay = (method: string) => async (request: { id?: unknown; params?: Params }, ctx: { mcpReq: { id: unknown; signal: AbortSignal } }) =>
-    hooks.ask({ method, params: request.params }, ctx.mcpReq.id, ctx.mcpReq.signal);
-  client.setRequestHandler('sampling/createMessage', relay('sampling/createMessage') as never);
-  client.setRequestHandler('elicitation/create', relay('elicitation/create') as never);
-  client.setRequestHandler('roots/list', relay('roots/list') as never);
+  const relay =
+    <M extends AskedMethod>(method: M) =>
+    async (request: { params?: Params }, ctx: { mcpReq: { id: unknown; signal: AbortSignal } }) =>
+      askedAnswer(method, await hooks.ask({ method, params: request.params }, ctx.mcpReq.id, ctx.mcpReq.signal));
+  client.setRequestHandler('sampling/createMessage', relay('sampling/createMessage'));
+  client.setRequestHandler('elicitation/create', relay('elicitation/create'));
+  client.setRequestHandler('roots/list', relay('roots/list'));
   const onChanged = (kind: CatalogKind) => () => hooks.listChanged(kind);
   client.setNotificationHandler('notifications/tools/list_changed', onChanged('tools'));
   client.setNotificationHandler('notifications/resources/list_changed', onChanged('resources'));
   client.setNotificationHandler('notifications/prompts/list_changed', onChanged('prompts'));
   const forward = (n: { method: string; params?: unknown }) => hooks.notified({ method: n.method, params: withoutSubscriptionId(n.params as Params | undefined) });
-  client.setNotificationHandler('notifications/resources/updated', forward as never);
+  client.setNotificationHandler('notifications/resources/updated', forward);
   client.fallbackNotificationHandler = async (n) => forward(n);
   return client;
 }
