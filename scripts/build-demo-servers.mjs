@@ -1,5 +1,5 @@
 // @ts-check
-// Bundles the reference MCP servers of the first-run demo (SPEC §4) into one self-contained
+// Bundles the reference MCP servers of the first-run demo (docs/command-line.md) into one self-contained
 // CommonJS file each, for the packaged app: there the servers run under the shim binary
 // (`switchboard node out/demo-servers/<name>.cjs …`, see src-main/shim/sea-main.mjs), because the
 // Electron binary cannot act as node with the runAsNode fuse off (electron-builder.yml).

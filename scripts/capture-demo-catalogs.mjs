@@ -2,8 +2,8 @@
 // Writes src-main/engine/config/demo-catalogs.generated.ts: the tools the first-run demo's servers
 // (the reference servers that ship with the app, at the versions package-lock.json pins) list to
 // an engine, as that engine pinned them. A fresh home starts with these as its approved catalogs,
-// so its first tools/list does not wait for three servers to start (issue 23;
-// docs/measurements-boot.md). tests/engine/config/demo-catalogs.test.ts fails when the servers
+// so its first tools/list does not wait for three servers to start
+// (docs/measurements-boot.md). tests/engine/config/demo-catalogs.test.ts fails when the servers
 // list anything else (after an update of one of them): run this again then.
 //
 //   node scripts/capture-demo-catalogs.mjs

@@ -1,5 +1,5 @@
 // Names a profile shows to clients: `<server>__<tool>` on the tools surface, and server globals
-// with tool methods on the code surface (SPEC §5). Both are pure functions of their input, so
+// with tool methods on the code surface (docs/protocol.md). Both are pure functions of their input, so
 // the same catalog always yields the same names.
 
 export interface ToolRef {
@@ -53,7 +53,7 @@ const MIN_SHORT_NAME = 16;
  * characters at 64, without a trailing `_` or `-`) and gets `_` plus a hash of the full original
  * name, so a shortened name reads like the tool and is the same every time.
  *
- * A name a client has seen must keep meaning the same tool (issue 29 #3), so collisions are
+ * A name a client has seen must keep meaning the same tool, so collisions are
  * settled in this order: first every name that needed no change is its tool's own (a literal
  * name is never taken by a changed one, so no tool can forge a shortened or cleaned name by
  * naming itself like it); then the changed names, in the order the entries come (config order:
@@ -191,7 +191,7 @@ export interface CodeNames {
 }
 
 /**
- * Globals and methods for the code surface (SPEC §5): every character not valid in a JavaScript
+ * Globals and methods for the code surface (docs/protocol.md): every character not valid in a JavaScript
  * identifier becomes `_`, a name that cannot start an identifier (a digit) gets a `_` prefix,
  * and names that would clash with the language get a `_` suffix. For globals that means reserved
  * words, inherited Object names and the sandbox's own globals ({@link SANDBOX_GLOBALS}, plus

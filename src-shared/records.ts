@@ -1,4 +1,4 @@
-// Audit and run-history record shapes (SPEC §6). Both stores and every reader use these.
+// Audit and run-history record shapes (docs/configuration.md). Both stores and every reader use these.
 import type { ResolvedBudgets } from './config/schema.ts';
 import { clientDisplayName } from './client-names.ts';
 
@@ -22,7 +22,7 @@ export interface AuditEntry {
   /** The MCP client's name from `initialize` (clientInfo.name), or "unknown". */
   client: string;
   /**
-   * The connector id of the client (SPEC §7), when known: the one its entry names (`--client`),
+   * The connector id of the client (docs/clients.md), when known: the one its entry names (`--client`),
    * else the one its clientInfo name stands for (src-shared/client-names.ts). Absent for others.
    */
   clientId?: string;

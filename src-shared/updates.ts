@@ -1,4 +1,4 @@
-// What the desktop app says about its own updates (issue 32), shared by Electron main (tray,
+// What the desktop app says about its own updates, shared by Electron main (tray,
 // notification) and the renderer (the notice in the window), so both use the same words.
 
 /** Update channels a user can choose in Settings (config.json `settings.updateChannel`). */

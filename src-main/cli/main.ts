@@ -1,4 +1,4 @@
-// `switchboard` command line (SPEC §4): global flags, then one module per command.
+// `switchboard` command line (docs/command-line.md): global flags, then one module per command.
 import { resolveHome, defaultHome } from '../engine/platform/home.ts';
 import { toErrorData, SwitchboardError } from '../../src-shared/errors.ts';
 import { terminalSafe } from '../../src-shared/terminal-text.ts';

@@ -1,6 +1,6 @@
 // Desktop notifications for tool calls from code that wait for approval (profile `approvals`):
 // one notification per pending call, the first time the status shows it; clicking it opens the
-// run in the app, where the approval card is. And one per server proposed from outside (SPEC §3),
+// run in the app, where the approval card is. And one per server proposed from outside (docs/configuration.md),
 // opening the Servers page where it is approved. Electron is injected, so this is tested without it.
 import type { PendingApproval, ServerProposal, ServerStatus } from '../../src-shared/api.ts';
 import { argumentLines, cutText } from '../../src-shared/approval-text.ts';

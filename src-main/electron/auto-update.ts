@@ -1,4 +1,4 @@
-// The desktop app's own updates (issue 32, docs/updates.md): checks on the user's channel, at
+// The desktop app's own updates (docs/updates.md): checks on the user's channel, at
 // most every CHECK_EVERY_MS, background downloads, "Restart to update", and the restart that
 // leaves the engine running for the new version's engine to take over. electron-updater's
 // autoUpdater, Electron's app and the notification are injected, so this runs in tests as is.

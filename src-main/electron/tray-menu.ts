@@ -59,7 +59,7 @@ export function trayTemplate(engine: EngineState, status: StatusReport | null, a
     });
   }
   const servers = Object.entries(status?.servers ?? {});
-  // Servers proposed from outside (SPEC §3) run only once approved, which the Servers page does.
+  // Servers proposed from outside (docs/configuration.md) run only once approved, which the Servers page does.
   const proposed = servers.filter(([, s]) => s.proposal);
   if (proposed.length) {
     items.push(

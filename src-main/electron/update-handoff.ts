@@ -8,7 +8,7 @@ import path from 'node:path';
 export const HANDOFF_FILE = 'update-handoff.json';
 /** A note older than this (ms) is stale: the install failed or was never started. 15 minutes. */
 export const HANDOFF_STALE_MS = 15 * 60 * 1000;
-/** The engine's flag (SPEC §9, `switchboard engine --take-over`). */
+/** The engine's flag (docs/updates.md, `switchboard engine --take-over`). */
 export const TAKE_OVER_FLAG = '--take-over';
 
 export interface HandOffNote {

@@ -29,7 +29,7 @@ export function readOrCreateToken(file: string): string {
   } catch {
     // First run.
   }
-  // 256 random bits; SPEC asks for at least 128.
+  // 256 random bits; at least 128 are asked for.
   const token = randomBytes(32).toString('hex');
   writeFileAtomicSync(file, token + '\n', { mode: 0o600 });
   return token;

@@ -314,7 +314,7 @@ export class Engine implements ControlEngine {
     });
   }
 
-  /** Trusts a server's changed tool definitions (SPEC §3) and shows the tools to clients again. */
+  /** Trusts a server's changed tool definitions (docs/configuration.md) and shows the tools to clients again. */
   approveTools(server: string): string[] {
     const approved = this.pins.approve(server);
     // Its boot catalog shows the approved tools from now on.

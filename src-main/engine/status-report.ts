@@ -1,4 +1,4 @@
-// `status` (SPEC §4): the engine, its servers, profiles, clients and whatever needs the user.
+// `status` (docs/command-line.md): the engine, its servers, profiles, clients and whatever needs the user.
 import type { ProfileStatus, ServerStatus, StatusClient, StatusReport } from '../../src-shared/api.ts';
 import { limitedClientFor } from '../../src-shared/client-limits.ts';
 import { clientIdentity } from '../../src-shared/client-names.ts';

@@ -4,7 +4,7 @@
 // structure, as JSON-RPC defines a response: a top-level "result" or "error" member and no
 // top-level "method". Looking for `"result":` anywhere in the line was not enough: a
 // server→client request carrying one in its params, with the id of a pending call, took that
-// call out of the set, and it got no error when the engine died (issue 29 #9).
+// call out of the set, and it got no error when the engine died.
 //
 // The engine writes every line with "jsonrpc" and "id" first (serializeIdFirst), so the id is
 // read from the line's head; the rest is scanned as it streams through, without buffering the

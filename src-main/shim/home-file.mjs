@@ -3,7 +3,7 @@
 // engine lock and start claim, the token, pins): only a regular file, owned by this user, of a
 // bounded size, and never with a read that can block. Anything that can write in the home can
 // leave something else under a known name: a named pipe there blocked the engine's event loop
-// and the shims at a client's initialize until something opened it (issue 29 #1).
+// and the shims at a client's initialize until something opened it.
 //
 // The file is opened first (O_NONBLOCK: a FIFO opens at once; O_NOFOLLOW: a symbolic link does
 // not open) and the opened descriptor checked, so nothing can be swapped in between the check

@@ -61,14 +61,14 @@ export interface CodeCatalog {
 export const SKILLS_SERVER = ' skills';
 export const SKILLS_GLOBAL = 'skills';
 
-/** Saved runs offered as the `skills` global (SPEC §9): callable ones, and names of unavailable ones. */
+/** Saved runs offered as the `skills` global (docs/code-mode.md): callable ones, and names of unavailable ones. */
 export interface CatalogSkills {
   tools: CatalogTool[];
   /** Shown in the global's JSDoc: skills whose tools left the profile, with what they miss. */
   unavailable: string[];
 }
 
-/** Declarations up to this many characters are included in the execute description (the seed's rule). */
+/** Declarations up to this many characters are included in the execute description (the code-mode docs' rule). */
 export const INLINE_DECLARATION_LIMIT = 12_000;
 
 export interface CodeCatalogOptions {
@@ -76,7 +76,7 @@ export interface CodeCatalogOptions {
   extraGlobals?: Iterable<string>;
   /** Their declarations, placed after the catalog's and counted in the 12,000 characters. */
   extraDeclarations?: string[];
-  /** Saved skills, as the `skills` global (SPEC §9). */
+  /** Saved skills, as the `skills` global (docs/code-mode.md). */
   skills?: CatalogSkills;
 }
 

@@ -1,4 +1,4 @@
-// TypeScript declarations of a code profile's tools, generated from their JSON Schemas (SPEC §5).
+// TypeScript declarations of a code profile's tools, generated from their JSON Schemas (docs/protocol.md).
 //
 // Written by hand on purpose: the JSON-Schema-to-TypeScript libraries took about 0.3 s for 200 tools
 // here, and the declarations are rebuilt whenever a catalog changes (the engine caches them per
@@ -41,7 +41,7 @@ declare const catalog: {
 };
 `;
 
-/** The `results` global of a profile that keeps results past maxResultChars (SPEC §9). */
+/** The `results` global of a profile that keeps results past maxResultChars (docs/code-mode.md). */
 export const RESULTS_DECLARATION = `/** Results of earlier runs that were cut at maxResultChars; the cut note names the handle. Kept for a day, in this profile only. */
 declare const results: {
   /** The whole kept value. */

@@ -1,4 +1,4 @@
-// The call ledger of a failed run (issue 14, item 5): which tool calls started and finished,
+// The call ledger of a failed run: which tool calls started and finished,
 // how each ended, and the shape of the last completed result, so that a model can resume the
 // work instead of repeating calls that already took effect. Pure.
 import type { CallOutcome } from '../records.ts';

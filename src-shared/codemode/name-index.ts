@@ -1,4 +1,4 @@
-// The compact name index (issue 14, item 7): when a profile's declarations are too large for the
+// The compact name index: when a profile's declarations are too large for the
 // execute description, its tool names still help a model pick without a search. They are listed
 // per server within a fixed budget, each server getting names in turn so that none is left out
 // because an earlier one is large. Pure.

@@ -1,4 +1,4 @@
-// Turns what a model sends to `execute` into source the sandbox can evaluate (seed: an async
+// Turns what a model sends to `execute` into source the sandbox can evaluate (docs/code-mode.md: an async
 // arrow function, a bare function body, or either wrapped in a Markdown fence). Pure.
 
 /** One way of reading the code. Evaluating `source` yields a promise for the run's value. */
@@ -72,7 +72,7 @@ const LEADING_NOISE_RE = /^(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/;
 const FUNCTION_LIKE_RE = /^(?:async\b|function\b|\(|[A-Za-z_$][\w$]*\s*=>)/;
 
 /**
- * `inputJson` (a skill's call, SPEC §9): JSON text bound to `input` around the code, and passed
+ * `inputJson` (a skill's call, docs/code-mode.md): JSON text bound to `input` around the code, and passed
  * to the function the code evaluates to, on the wrapper's own lines so line numbers stay.
  */
 export function normalizeCode(raw: string, opts: { inputJson?: string } = {}): NormalizedCode {

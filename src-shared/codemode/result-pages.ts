@@ -1,4 +1,4 @@
-// Reading a kept result (issue 14, item 3: result handles) one page or one part at a time:
+// Reading a kept result (result handles) one page or one part at a time:
 // `results.get(handle, { offset, limit })` and `results.query(handle, path)`. Pure.
 import { SwitchboardError } from '../errors.ts';
 import { groupDigits } from '../digits.ts';

@@ -1,4 +1,4 @@
-// The text `execute` hands back for a run (seed "Results", SPEC §5). Pure.
+// The text `execute` hands back for a run (docs/code-mode.md, "Results", docs/protocol.md). Pure.
 import { MAX_LOG_BYTES } from '../config/budgets.ts';
 import type { LogLine, RunErrorKind } from '../records.ts';
 import { describeKept } from './result-pages.ts';

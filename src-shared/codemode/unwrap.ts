@@ -1,4 +1,4 @@
-// What code-mode code sees when it awaits a tool (seed, "Results"). Pure.
+// What code-mode code sees when it awaits a tool (docs/code-mode.md, "Results"). Pure.
 //
 // - `isError` → a failure carrying the tool's text, which the sandbox throws as an Error.
 // - `structuredContent` (an object) → that object, as is.

@@ -1,4 +1,4 @@
-// Budget defaults and limits (the seed's table), free of zod so that the sandbox worker can use
+// Budget defaults and limits (the code-mode docs' table), free of zod so that the sandbox worker can use
 // them without loading the schema library (~10 MB of memory per worker).
 export const DEFAULT_BUDGETS = {
   timeoutMs: 30_000,
@@ -9,9 +9,9 @@ export const DEFAULT_BUDGETS = {
 } as const;
 export type ResolvedBudgets = { -readonly [K in keyof typeof DEFAULT_BUDGETS]: number };
 
-/** Captured console output per run, in bytes (seed: 64 KB). */
+/** Captured console output per run, in bytes (docs/code-mode.md: 64 KB). */
 export const MAX_LOG_BYTES = 64 * 1024;
-/** Default bound on one upstream call, in seconds (SPEC §3). */
+/** Default bound on one upstream call, in seconds (docs/configuration.md). */
 export const DEFAULT_CALL_TIMEOUT_SEC = 120;
 
 /** The profile's budgets (the schema's `Budgets`, taken structurally to keep this file zod-free) with defaults filled in. */

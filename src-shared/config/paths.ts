@@ -22,7 +22,7 @@ export function parseConfigPath(path: string): PathSegment[] {
   return parts.map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
 }
 
-/** The dotted form used in problem reports (SPEC §4). */
+/** The dotted form used in problem reports (docs/command-line.md). */
 export function formatConfigPath(path: readonly PropertyKey[]): string {
   return path.map((p) => String(p)).join('.');
 }

@@ -1,4 +1,4 @@
-// The one schema of config.json (SPEC §3). Pure: no Node, no DOM.
+// The one schema of config.json (docs/configuration.md). Pure: no Node, no DOM.
 // Objects are loose so that keys we do not know survive a rewrite by the app.
 import { z } from 'zod';
 import { isLimitedClient, LIMITED_CLIENT_IDS } from '../client-limits.ts';
@@ -23,7 +23,7 @@ export const SERVER_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /**
- * Sign-in settings of a remote server (SPEC §8). Only needed when its authorization server
+ * Sign-in settings of a remote server (docs/configuration.md). Only needed when its authorization server
  * does not offer dynamic client registration: the client registered by hand, and the fixed
  * loopback port its redirect URI was registered with.
  */
@@ -45,7 +45,7 @@ const AbsolutePath = z
   .refine((p) => isAbsoluteFolderPath(p) && !p.includes('\0'), 'expected an absolute folder path, such as "/Users/me/projects"');
 
 /**
- * Where a server's `roots/list` is answered from (SPEC §9): `"config"` (the default) answers its
+ * Where a server's `roots/list` is answered from (docs/configuration.md): `"config"` (the default) answers its
  * own `roots`; `"client"` relays the roots of the one client using the server, and only while
  * that client is the only one.
  */
@@ -79,7 +79,7 @@ export const ServerConfig = z
      * Set when the entry was proposed from outside (an install link, another program) rather than
      * written by the user: who proposed it. The server waits in `needs-approval`, its command
      * never run, until the user approves it (the app, `switchboard approve NAME`), which removes
-     * this key (SPEC §3).
+     * this key (docs/configuration.md).
      */
     proposedBy: z.string({ error: 'expected a sentence naming who proposed the server' }).min(1, 'expected a sentence naming who proposed the server').optional(),
   })
@@ -96,7 +96,7 @@ export const ServerConfig = z
   });
 export type ServerConfig = z.infer<typeof ServerConfig>;
 
-/** Code-surface budgets (seed defaults in DEFAULT_BUDGETS). */
+/** Code-surface budgets (the code-mode docs' defaults in DEFAULT_BUDGETS). */
 export const Budgets = z.looseObject({
   timeoutMs: positiveInt.optional(),
   maxToolCalls: positiveInt.optional(),
@@ -124,7 +124,7 @@ export type ToolFilter = z.infer<typeof ToolFilter>;
 const onOff = z.boolean({ error: 'expected true or false' }).optional();
 
 /**
- * Code-mode features beyond the docs page, per profile (issue 14). `ledger` and `nameIndex`
+ * Code-mode features beyond the docs page, per profile. `ledger` and `nameIndex`
  * only add text (to a failed run, to a large profile's execute description) and are on unless
  * set to false; `results` and `learnedTypes` keep data in the home and are off unless set.
  */
@@ -137,12 +137,12 @@ export const CodeModeFeatures = z.looseObject({
   learnedTypes: onOff,
   /** A large profile's execute description lists its tool names. */
   nameIndex: onOff,
-  /** Saved skills are the `skills` global (SPEC §9). */
+  /** Saved skills are the `skills` global (docs/configuration.md). */
   skills: onOff,
 });
 export type CodeModeFeatures = z.infer<typeof CodeModeFeatures>;
 
-/** A profile as one client gets it (SPEC §9): another surface, or a subset of the profile's tools. */
+/** A profile as one client gets it (docs/configuration.md): another surface, or a subset of the profile's tools. */
 export const ClientSurface = z.looseObject({
   surface: z.enum(['tools', 'code'], { error: 'expected "tools" or "code"' }).optional(),
   /** Per server, allow/deny globs; a tool must pass these and the profile's own filter. */
@@ -239,7 +239,7 @@ export function crossProblems(raw: unknown): CrossProblem[] {
     if (!SERVER_NAME_RE.test(name)) {
       out.push({ path: ['servers', name], message: 'server names use letters, digits, "_", "." and "-" (at most 64, starting with a letter or digit)' });
     }
-    // The later of two servers whose tools would share names is the one to rename (issue 29 #3).
+    // The later of two servers whose tools would share names is the one to rename.
     for (const earlier of names.slice(0, i)) {
       const shared = serverNameClash(earlier, name);
       if (shared === undefined) continue;

@@ -2,7 +2,7 @@
 //! start claim), as src-main/shim/home-file.mjs does in the Node shim and the engine: only a
 //! regular file, owned by this user, of a bounded size, and never with a read that can block.
 //! A named pipe left under a boot answer's name blocked the shim at the client's initialize until
-//! something opened it (issue 29 #1).
+//! something opened it.
 //!
 //! The file is opened first (O_NONBLOCK: a FIFO opens at once; O_NOFOLLOW: a symbolic link does
 //! not open) and the opened descriptor checked, so nothing can be swapped in between.

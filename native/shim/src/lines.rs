@@ -165,7 +165,7 @@ mod tests {
             l.feed(b"\n", |id| seen.push(id.to_vec()));
         }
         assert_eq!(seen.len(), line.len() - 1);
-        // A request is no answer, even with the id of a pending one and a "result" key inside (issue 29 #9).
+        // A request is no answer, even with the id of a pending one and a "result" key inside.
         l.feed(b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\n", |id| seen.push(id.to_vec()));
         l.feed(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"elicitation/create\",\"params\":{\"requestedSchema\":{\"properties\":{\"result\":{}}}}}\n", |id| {
             seen.push(id.to_vec())

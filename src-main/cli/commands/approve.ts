@@ -1,4 +1,4 @@
-// `switchboard approve SERVER [--yes]` (SPEC §3): approves what waits for the user on one server.
+// `switchboard approve SERVER [--yes]` (docs/configuration.md): approves what waits for the user on one server.
 // A server proposed from outside (its entry has `proposedBy`) is shown exactly as it will run and
 // approved after a yes, which removes that key; changed tool definitions are trusted as they are.
 // Through the running engine when there is one (clients see the change at once), else straight

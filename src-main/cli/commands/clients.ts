@@ -1,5 +1,5 @@
 // `switchboard clients [--json]`: every client Switchboard knows, where its file is on this OS,
-// whether it looks installed and which profiles it is connected to (SPEC §9).
+// whether it looks installed and which profiles it is connected to (docs/clients.md).
 import { listConnectors } from '../../engine/clients/connector.ts';
 import { parseFlags } from '../args.ts';
 import type { CliContext } from '../command-context.ts';

@@ -1,5 +1,5 @@
 // `switchboard import CLIENT [--apply] [--replace]`: copy a client's servers into config.json.
-// Without flags it is a dry run; applying it is the user's approval of those commands (SPEC §3).
+// Without flags it is a dry run; applying it is the user's approval of those commands (docs/configuration.md).
 // It is the app's import, step for step: the engine's clients.importPlan / clients.importApply
 // when an engine runs, else the same handlers here against config.json under its lock.
 import { terminalSafe } from '../../../src-shared/terminal-text.ts';

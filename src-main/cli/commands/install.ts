@@ -1,7 +1,7 @@
 // `switchboard install NAME [--version V] [--yes | --propose] [--name KEY] [--remote]`: add a server from the
 // MCP Registry. The approval screen shows exactly what will run (command, arguments, env; or URL
 // and headers), what runs it and whether that is installed; secret values are asked for and go
-// to the secret store; nothing is written without the user's yes (SPEC §3, §9).
+// to the secret store; nothing is written without the user's yes (docs/configuration.md).
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
@@ -238,7 +238,7 @@ async function freeServerName(ctx: CliContext, base: string, requested: string |
 
 /**
  * How the user approves: asked here, `--yes` on the command line, or later (`--propose`: the entry
- * is written with `proposedBy` and waits in needs-approval, never run, until approved; SPEC §3).
+ * is written with `proposedBy` and waits in needs-approval, never run, until approved; docs/configuration.md).
  */
 export type Approval = { kind: 'ask' } | { kind: 'yes' } | { kind: 'propose'; by: string };
 

@@ -1,4 +1,4 @@
-// `switchboard login SERVER [--timeout SEC]`: signs in to a remote server by itself (SPEC §8),
+// `switchboard login SERVER [--timeout SEC]`: signs in to a remote server by itself (docs/configuration.md),
 // whether or not an engine runs, then tells a running engine to reconnect that server.
 import { ownEntry, type ServerConfig } from '../../../src-shared/config/schema.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';

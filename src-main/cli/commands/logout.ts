@@ -1,4 +1,4 @@
-// `switchboard logout SERVER`: forgets the server's tokens and registration (SPEC §8).
+// `switchboard logout SERVER`: forgets the server's tokens and registration (docs/configuration.md).
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { SERVER_NAME_RE } from '../../../src-shared/config/schema.ts';
 import { ensureHome, homePaths } from '../../engine/platform/home.ts';

@@ -1,6 +1,6 @@
 // `switchboard search TEXT [--json] [--limit N] [--cursor C]`: servers in the MCP Registry whose
 // name contains TEXT, newest version of each, with their status and whether an installed one has
-// an update. `--json` prints one JSON array of the hits (SPEC §4); when the registry has more, a
+// an update. `--json` prints one JSON array of the hits (docs/command-line.md); when the registry has more, a
 // line on stderr gives the command for the next page (`--cursor`).
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { readInstalled, toHits } from '../../engine/catalog/installed.ts';

@@ -1,5 +1,5 @@
 // `switchboard skills save RUN_ID NAME [--input SCHEMA] [--description TEXT] [--replace]`,
-// `skills list [--profile P] [--json]` and `skills remove NAME` (SPEC §9). Through the running
+// `skills list [--profile P] [--json]` and `skills remove NAME` (docs/configuration.md). Through the running
 // engine when there is one (its clients see the change at once), else straight in the home's
 // skills file, which the next engine reads.
 import type { SkillInfo } from '../../../src-shared/api.ts';

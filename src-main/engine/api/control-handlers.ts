@@ -135,7 +135,7 @@ export class ControlHandler {
         };
       },
       'servers.test': async (p) => {
-        // Testing starts the command: not for a proposal the user has not approved (SPEC §3).
+        // Testing starts the command: not for a proposal the user has not approved (docs/configuration.md).
         const by = p.config && typeof p.config === 'object' ? proposedBy(p.config as ServerConfig) : undefined;
         if (by !== undefined) throw new SwitchboardError('denied', `${p.name ? `"${p.name}"` : 'This server'} was proposed by ${by} and is not approved yet; testing it would run its command. Approve it first (Servers page, or \`switchboard approve ${p.name ?? 'NAME'}\`).`);
         return testServerConnection(p.config, { logsDir: e.paths.logsDir });

@@ -16,7 +16,7 @@ const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 const DEADLINE = 'SWITCHBOARD_REGISTRY_DEADLINE';
 
-/** The whole of one registry request, connect to last byte (SPEC: 15 s). */
+/** The whole of one registry request, connect to last byte (docs/configuration.md: 15 s). */
 export const REGISTRY_TIMEOUT_MS = 15_000;
 
 /** The deadline in force: REGISTRY_TIMEOUT_MS, or SWITCHBOARD_REGISTRY_TIMEOUT_MS (ms) where tests set a shorter one. */

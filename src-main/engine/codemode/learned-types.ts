@@ -1,4 +1,4 @@
-// Return types learned from real results (issue 14, item 4). A tool without `outputSchema`
+// Return types learned from real results. A tool without `outputSchema`
 // leaves a model guessing field names; the shapes of that tool's recent unwrapped results (never
 // the data: shapes.ts) are kept per server and tool in the home, and the declarations show them
 // as observed, never as guaranteed. A tool's learned type starts over when its pinned definition

@@ -1,4 +1,4 @@
-// Result handles (issue 14, item 3): a run result over maxResultChars is kept in the home so
+// Result handles: a run result over maxResultChars is kept in the home so
 // later runs of the same profile can page through it with `results.get` / `results.query`
 // instead of repeating the work. One folder per profile (named by a hash of the profile name,
 // so that no name can reach outside it and "A" and "a" stay apart on case-blind disks); a

@@ -1,4 +1,4 @@
-// A code-mode run's clock (SPEC §5 budgets.timeoutMs): a deadline that stops while a call waits
+// A code-mode run's clock (docs/protocol.md budgets.timeoutMs): a deadline that stops while a call waits
 // for a person's approval. Only waiting is free: time the code spends running meanwhile (other
 // calls answered) still counts, so a held run cannot spin. Pure, with the time source injected.
 export class RunClock {

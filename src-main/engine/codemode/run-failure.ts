@@ -1,4 +1,4 @@
-// Why a code-mode run failed, in the words the caller gets (SPEC §5): from an error as it was read
+// Why a code-mode run failed, in the words the caller gets (docs/protocol.md): from an error as it was read
 // out of QuickJS (name, message, stack) to a RunFailure with its kind, its place in the code as
 // sent and a hint. Pure: no QuickJS here, so every sentence is testable without WASM.
 import type { CodeForm } from '../../../src-shared/codemode/normalize-code.ts';

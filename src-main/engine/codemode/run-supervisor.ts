@@ -111,7 +111,7 @@ export class RunSupervisor {
     this.#settled = true;
     clearTimeout(this.#watchdog);
     this.#signal?.removeEventListener('abort', this.#onAbort);
-    // Calls still pending when the run ends are cancelled (seed, "The sandbox").
+    // Calls still pending when the run ends are cancelled (docs/code-mode.md, "The sandbox").
     if (this.#unanswered > 0) this.#ended?.abort(new Error('the run ended'));
     this.#resolve!({ ...outcome, logs: this.#logs, calls: this.#calls } as SandboxOutcome);
   }

@@ -1,4 +1,4 @@
-// Hints for failed runs (SPEC §5): the server globals for an unknown name, the closest methods
+// Hints for failed runs (docs/protocol.md): the server globals for an unknown name, the closest methods
 // for an unknown method, and the profile's servers that are not serving this run (still
 // starting, failed, withheld tools) with why. Hand-written: a 20-line edit distance is not worth
 // a dependency.

@@ -26,7 +26,7 @@ export interface SandboxRunRequest {
   share?: string;
   /** Install the `results` global. */
   results?: boolean;
-  /** A skill's call: the value bound to `input` (SPEC §9). */
+  /** A skill's call: the value bound to `input` (docs/code-mode.md). */
   input?: unknown;
   /** The outcome carries the whole value even when its text is cut (a skill's value goes back to its caller). */
   wholeValue?: boolean;

@@ -79,7 +79,7 @@ await runner.warm(data.warmMemoryMb);
 send({ type: 'ready' });
 
 /**
- * A runaway run must never slow the engine (SPEC §5). On Linux a thread has its own nice value:
+ * A runaway run must never slow the engine (docs/protocol.md). On Linux a thread has its own nice value:
  * lowering this worker's (no privilege needed) lets the engine's main thread, the shims and the
  * upstream servers win the CPU from a spinning `while (true) {}` until the deadline ends it.
  * It is lowered only once a run keeps the CPU busy (RunnerBridge.onBusy): a worker lowered from

@@ -1,5 +1,5 @@
 // The config.json written on first run: a demo that works offline, built from the reference MCP
-// servers that ship with the app (SPEC §4, "A first run writes a default config.json").
+// servers that ship with the app (docs/command-line.md, "A first run writes a default config.json").
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';

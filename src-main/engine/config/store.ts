@@ -1,4 +1,4 @@
-// The engine's view of config.json (SPEC §3). The file is the user's: when it is invalid the
+// The engine's view of config.json (docs/configuration.md). The file is the user's: when it is invalid the
 // store keeps serving the last valid version, reports every problem, and never rewrites it.
 import { readFileSync, watch, watchFile, unwatchFile, type FSWatcher, type Stats } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Boot answers: what a shim may answer by itself while no engine runs yet (issue 23). A client
+// Boot answers: what a shim may answer by itself while no engine runs yet. A client
 // starts its Switchboard entries at the computer's start, and an engine takes ~0.7 s from spawn
 // to an accepting socket; a shim that finds no engine answers the client's `initialize` and its
 // first lists from the file the last engine wrote for that same client and profile, starts the
@@ -134,7 +134,7 @@ export class BootAnswers {
    * A new file was added: the oldest beyond MAX_BOOT_FILES go. Only regular files are counted and
    * removed, each on its own: anything else under a boot answer's name (a folder, a link, a pipe)
    * is not ours and is left alone, neither followed nor removed, and one file that cannot be
-   * removed does not stop the others, so the cap holds whatever was planted (issue 29 #2).
+   * removed does not stop the others, so the cap holds whatever was planted.
    */
   #prune(): void {
     let files: { file: string; mtimeMs: number }[];
@@ -166,7 +166,7 @@ export class BootAnswers {
     const digests = Object.fromEntries(Object.entries(file.lists).map(([kind, list]) => [kind, listDigest(list)]));
     const text = JSON.stringify({ ...file, config: fileStamp(this.#configFile), digests } satisfies BootFile);
     const target = path.join(this.dir, `${key}.json`);
-    // Read as any home file: a FIFO planted under the name must not block the engine (issue 29 #1).
+    // Read as any home file: a FIFO planted under the name must not block the engine.
     const before = this.#written.get(key) ?? readHomeText(target, { maxBytes: MAX_BOOT_FILE_BYTES });
     if (before === text) {
       this.#written.set(key, text);

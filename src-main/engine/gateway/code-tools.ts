@@ -1,4 +1,4 @@
-// The code surface's tool definitions (the seed: `execute`, plus `search_tools` and
+// The code surface's tool definitions (docs/code-mode.md: `execute`, plus `search_tools` and
 // `get_schema` when the declarations do not fit in 12,000 characters).
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CODE_MODE_DEFAULTS, type ResolvedBudgets, type ResolvedCodeModeFeatures } from '../../../src-shared/config/schema.ts';
@@ -12,7 +12,7 @@ export const SEARCH_TOOLS = 'search_tools';
 export const GET_SCHEMA = 'get_schema';
 
 function executeDescription(catalog: CodeCatalog, budgets: ResolvedBudgets, features: ResolvedCodeModeFeatures): string {
-  // The `skills` global is not a server: said apart (SPEC §9).
+  // The `skills` global is not a server: said apart (docs/protocol.md).
   const globals = Object.keys(catalog.globals).filter((g) => !(features.skills && g === SKILLS_GLOBAL));
   const lines = [
     'Run JavaScript that calls tools. Send an async arrow function (a bare function body, or code in a Markdown fence, also works);',
@@ -42,7 +42,7 @@ function executeDescription(catalog: CodeCatalog, budgets: ResolvedBudgets, feat
     if (features.results) {
       lines.push('A result cut at the size budget is kept under a handle named in the cut note: read it in later runs with `await results.get(handle, { offset, limit })` or `await results.query(handle, "path")`.');
     }
-    // The seed leaves the declarations out here; the names alone still save a search (name-index.ts).
+    // The code-mode docs leave the declarations out here; the names alone still save a search (name-index.ts).
     const index = features.nameIndex ? nameIndex(catalog.globals) : '';
     if (index) lines.push('', index);
   }

@@ -7,7 +7,7 @@ import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
 import { LineSplitter } from '../../shim/line-splitter.mjs';
 import type { BootDigests } from '../../../src-shared/api.ts';
 
-/** Largest single message accepted, in bytes (SPEC §5: 64 MB). */
+/** Largest single message accepted, in bytes (docs/protocol.md: 64 MB). */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export interface LineTransportOptions {

@@ -21,7 +21,7 @@ export interface CatalogSource {
     epoch(): number;
     observed(server: string, tool: Tool): ObservedReturn | undefined;
   };
-  /** Saved skills (SPEC §9), for profiles with codeMode.skills. */
+  /** Saved skills (docs/protocol.md), for profiles with codeMode.skills. */
   skills?(): SkillRecord[];
 }
 

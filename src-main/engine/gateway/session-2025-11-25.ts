@@ -211,7 +211,7 @@ export class ClientSession extends SessionBase {
       // shim's boot answer): replay its initialize here and swallow the answer, so the new
       // session knows the client. It must know it before the client's first line: the shim
       // sends the calls it held right behind its hello, and a call handled before the replayed
-      // initialize was recorded as made by "unknown" (issue 29 #13). So the session is known
+      // initialize was recorded as made by "unknown". So the session is known
       // by the hello's clientInfo from the start, and the replay is handed to the SDK before
       // the transport delivers any of the client's lines.
       this.#resumedInfo = (resumeInitialize as { clientInfo?: unknown } | null)?.clientInfo;

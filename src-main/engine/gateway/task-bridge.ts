@@ -13,7 +13,7 @@
 // are bound to its session, its connection (another session, whatever name it gives, sees none of
 // them, and they go when the session does); a 2026-07-28 HTTP request has no session, so its
 // task is reached by its id, 122 random bits, asked under the name of the client that made it
-// (issue 29 #11: another client on the profile that learnt the id cannot read or cancel it).
+// (another client on the profile that learnt the id cannot read or cancel it).
 // Whoever may not reach a task hears what an unknown id hears.
 // Tasks are kept a bounded time after they end, at most MAX_TASKS_PER_CLIENT per session (and
 // for all of a profile's sessionless requests together; the oldest finished ones go first), and

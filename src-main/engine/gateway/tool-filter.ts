@@ -1,4 +1,4 @@
-// A profile's allow/deny globs (SPEC §3): over a server's own tool names (`tools`), prompt
+// A profile's allow/deny globs (docs/configuration.md): over a server's own tool names (`tools`), prompt
 // names (`prompts`) and resource URIs (`resources`), all read by the one matcher of
 // src-shared/glob.ts, where `*` spans `/` and `.` (so `*` means every URI and `file:///docs/*`
 // everything under /docs; `admin/*` every tool whose name starts `admin/`). Deny wins over allow; no entry means

@@ -9,7 +9,7 @@ import { ENGINE_MOVING_METHOD, type TakeOverEvent, type TakeOverHello } from '..
 import type { SocketServer } from '../api/socket-server.ts';
 import type { HttpServer } from '../http/http-server.ts';
 
-/** Longest wait for the calls in flight, in ms (SPEC §9: each within its own timeout, at most 2 minutes). */
+/** Longest wait for the calls in flight, in ms (docs/configuration.md: each within its own timeout, at most 2 minutes). */
 export const MAX_DRAIN_MS = 120_000;
 /**
  * A shim connection with nothing in flight for this long is closed by the engine, in ms. A shim

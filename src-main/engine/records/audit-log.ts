@@ -1,4 +1,4 @@
-// The audit log (SPEC §6): one entry per tool call, direct or from code, newest first.
+// The audit log (docs/configuration.md): one entry per tool call, direct or from code, newest first.
 import { AUDIT_ARGS_CHARS, type AuditDrop, type AuditEntry, type AuditQuery } from '../../../src-shared/records.ts';
 import { currentSecrets, redactSecrets } from './redact.ts';
 import { AuditDrops } from './audit-drops.ts';

@@ -10,7 +10,7 @@ import { capText, RECORD_NAME_CHARS, RECORD_SHORT_CHARS, REDACT_SLACK } from './
 export const RUN_RECORD_CAPS = {
   /** Characters of code (the default `maxSourceBytes` budget is 65,536 bytes). */
   codeChars: 65_536,
-  /** Console lines (the sandbox's own cap, plus its note that output was dropped), and their bytes (the seed's 64 KB of logs). */
+  /** Console lines (the sandbox's own cap, plus its note that output was dropped), and their bytes (the code-mode docs' 64 KB of logs). */
   logLines: MAX_LOG_ENTRIES + 1,
   logBytes: MAX_LOG_BYTES,
   /** Characters of the result's JSON (the client's default cut is 24,000). */

@@ -1,4 +1,4 @@
-// The run history (SPEC §6): one record per `execute` run, newest first.
+// The run history (docs/configuration.md): one record per `execute` run, newest first.
 import type { RunQuery, RunRecord } from '../../../src-shared/records.ts';
 import { newRecordId } from './record-id.ts';
 import { parseTime, timeOf } from './record-time.ts';

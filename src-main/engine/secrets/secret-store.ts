@@ -1,4 +1,4 @@
-// Secrets named by `{ "secret": "NAME" }` in config.json (SPEC §3), kept out of config.json.
+// Secrets named by `{ "secret": "NAME" }` in config.json (docs/configuration.md), kept out of config.json.
 // Headless engines keep them in an owner-only file in the home (0600) and say so in status;
 // the desktop app encrypts them with the OS keychain (Electron safeStorage) before they reach
 // this store (see `encryptedBy`).

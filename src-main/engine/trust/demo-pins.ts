@@ -1,7 +1,7 @@
 // A fresh home's approved catalogs: the tools the first-run demo's servers list (recorded by
 // scripts/capture-demo-catalogs.mjs from the versions that ship with the app), pinned as the
 // home is created, so that a client's first tools/list on a fresh home is answered from them
-// while the three servers start, as on a home that ran before (issue 23). They are trusted as
+// while the three servers start, as on a home that ran before. They are trusted as
 // the app that ships them is; a server that lists anything else is handled as on any home (a
 // changed definition is withheld until approved; tests/engine/config/demo-catalogs.test.ts keeps
 // the shipped ones equal to what the servers list).

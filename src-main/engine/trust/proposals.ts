@@ -1,4 +1,4 @@
-// Servers proposed from outside (SPEC §3): an entry carrying `proposedBy` was written by an
+// Servers proposed from outside (docs/configuration.md): an entry carrying `proposedBy` was written by an
 // install link or another program, not by the user. It waits in `needs-approval` — its command
 // never runs — until the user approves it, which removes the key; the entry then runs as written.
 import type { ServerProposal } from '../../../src-shared/api.ts';

@@ -2,7 +2,7 @@
 // do about it: the answer of a tools/call, a resource read or a prompt, and the gateway's error.
 import type { ServerStatus } from '../../../src-shared/api.ts';
 
-/** A tool withheld since its definition changed (SPEC §3, tool pins). */
+/** A tool withheld since its definition changed (docs/configuration.md, tool pins). */
 export function withheldToolSentence(server: string, tool: string): string {
   return `The tool "${tool}" of "${server}" changed since it was approved; review it in the app or run \`switchboard approve ${server}\` to trust the new definition.`;
 }

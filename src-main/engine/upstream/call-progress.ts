@@ -2,7 +2,7 @@
 // sent it. The SDK's client runs a notification's handler a microtask after it read it, but
 // dispatches a response at once, and the response removes its call's progress handler: progress
 // read together with its call's result (a burst, or a pipe a loaded engine read late) was dropped
-// whole (issue 29 #12: a client saw no progress at all). Here each call gets a token of ours, and
+// whole (a client saw no progress at all). Here each call gets a token of ours, and
 // its progress is taken off the transport as it is read, so it is handed on before the result.
 import type { Transport } from '@modelcontextprotocol/client';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';

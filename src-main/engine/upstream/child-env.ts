@@ -1,4 +1,4 @@
-// The environment an upstream server process starts with (SPEC §4): its configured `env` over a
+// The environment an upstream server process starts with (docs/command-line.md): its configured `env` over a
 // minimal allow-list of the engine's own. Nothing else leaks through: NODE_OPTIONS or
 // LD_PRELOAD would change how the child runs, ELECTRON_* would make it behave like our app.
 import { pathKey } from '../platform/path-search.ts';

@@ -1,4 +1,4 @@
-// Roots (SPEC §9). An upstream server is shared by every client and profile, and a server such as
+// Roots (docs/protocol.md). An upstream server is shared by every client and profile, and a server such as
 // the reference filesystem server replaces the folders it may touch with whatever roots it is
 // given — so one client's roots must never reach a server other clients use. The answer comes
 // from the server's own `roots` in config.json (none when absent). A server with

@@ -4,7 +4,7 @@ use super::{is_key, string};
 
 /// Follows one line's top-level members as its bytes stream by, to tell a JSON-RPC response (a
 /// top-level "result" or "error" and no top-level "method") from a request or notification that
-/// merely carries such a key deeper down (issue 29 #9), as EngineAnswers in
+/// merely carries such a key deeper down, as EngineAnswers in
 /// src-main/shim/engine-answers.mjs does for the Node shim. Nothing is kept but the key being read.
 pub struct TopLevel {
     /// Nesting: 0 before the top-level object (or after it), 1 inside it.
@@ -172,7 +172,7 @@ mod tests {
             assert_eq!(responses(format!("{yes}\n").as_bytes(), &[]), [true], "{yes}");
         }
         for no in [
-            // issue 29 #9: a server→client request with the id of a pending call and such a key in its params.
+            // a server→client request with the id of a pending call and such a key in its params.
             r#"{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"say \"result\": 1","requestedSchema":{"type":"object","properties":{"result":{"type":"string"},"error":{}}}}}"#,
             r#"{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"result":{},"error":{}}}"#,
             r#"{"jsonrpc":"2.0","id":3,"result":{},"method":"x"}"#,
