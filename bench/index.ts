@@ -739,7 +739,7 @@ async function main() {
     });
   }
 
-  // Approvals and skills (issue 14), on a home and engine of their own.
+  // Approvals and skills, on a home and engine of their own.
   if (want('approvals')) await benchApprovalsSkills((metric, value) => record(metric, value, 'ms'), quick);
 
   // Both protocol generations side by side, in an engine of their own (bench/eras.ts).

@@ -44,7 +44,7 @@ export function benchSearch(record: Record, opts: { quick: boolean }): void {
     record(`search, held-out batch of ${r.queries} ${b.name}: recall@1`, ratio(r.recallAt1), 'count');
     record(`search, held-out batch of ${r.queries} ${b.name}: recall@5`, ratio(r.recallAt5), 'count');
   }
-  // Catalogs search was not built on (issue 22): 14 servers from npm and GitHub's, split by catalog.
+  // Catalogs search was not built on: 14 servers from npm and GitHub's, split by catalog.
   const npm = byCatalogServers();
   const npmTools = npm.reduce((n, s) => n + s.tools.length, 0);
   const npmCat = buildCodeCatalog(npm);

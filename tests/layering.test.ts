@@ -300,7 +300,7 @@ describe('layering', () => {
     expect(cycles(graph(false))).toEqual([]);
   });
 
-  it('has no type-level import cycles either (issue 16)', () => {
+  it('has no type-level import cycles either', () => {
     // Type-only imports are erased, so a cycle of them cannot break loading, but it ties the
     // files to one another; the control API, the HTTP server and the gateway's sessions take
     // small interfaces instead (GatewayPort in gateway/session-base.ts). A new cycle fails here.

@@ -1,4 +1,4 @@
-// The command line as scripts use it (SPEC §4): status without an engine, validated atomic
+// The command line as scripts use it (docs/command-line.md): status without an engine, validated atomic
 // config edits, first run, clear errors.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Local attack surface (issue 6): the HTTP API and /mcp endpoints, the listening address, the
+// Local attack surface: the HTTP API and /mcp endpoints, the listening address, the
 // token, the shim socket's folder, and what child servers inherit from the engine.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';

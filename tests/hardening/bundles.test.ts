@@ -138,7 +138,7 @@ describe('bundles', () => {
         await tally.attempt(`${mode}: the Catalog page's search`, async () => {
           const h = catalogHandlers({ home, env, platform: 'linux', registry: () => stall.url, servers: () => ({}), setServer: async () => undefined, secrets: new FileSecretStore(path.join(home, 's.json')), loginPath: async () => '' });
           const t0 = Date.now();
-          // Since the shipped catalog (issue 30) the search answers offline instead of failing:
+          // Since the shipped catalog the search answers offline instead of failing:
           // the registry's stall ends at the deadline as the sentence, beside the shipped matches.
           const r = await h['catalog.search']({ text: 'slow' });
           expect(r.offline).toContain(sentence);

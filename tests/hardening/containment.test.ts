@@ -1,4 +1,4 @@
-// Containment (issue 11): whatever code asks of the host — huge catalog lookups, runs that spin
+// Containment: whatever code asks of the host — huge catalog lookups, runs that spin
 // on every worker, values nested thousands deep, code that breaks out of its wrapper, a flood
 // of log lines — the engine keeps answering, every run is answered with its kind and recorded,
 // and one profile never starves another.

@@ -1,4 +1,4 @@
-// Schemas nested thousands of levels deep (issue 20, item 7): a skill's input schema is refused
+// Schemas nested thousands of levels deep: a skill's input schema is refused
 // with a sentence before anything walks it (JSON.stringify overflowed at 3,000 levels).
 import { describe, expect } from 'vitest';
 import { checkInputSchema, SCHEMA_TOO_DEEP } from '../../src-main/engine/codemode/skills.ts';

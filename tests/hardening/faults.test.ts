@@ -1,4 +1,4 @@
-// Faults (issue 6): the engine killed mid-call, kill -9 during config saves, a corrupt
+// Faults: the engine killed mid-call, kill -9 during config saves, a corrupt
 // config.json at start, misbehaving upstreams, and a disk that refuses the records.
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

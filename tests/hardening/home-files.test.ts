@@ -1,4 +1,4 @@
-// Things planted in the home (issue 29): a named pipe under a boot answer's name, another user's
+// Things planted in the home: a named pipe under a boot answer's name, another user's
 // boot answer, a folder and links among the boot answers. Real engines, real shims of both
 // kinds, real FIFOs (mkfifo); whatever a case leaves blocked is released in its finally.
 import { execFileSync } from 'node:child_process';
@@ -64,7 +64,7 @@ async function noEngine(home: string): Promise<void> {
 }
 
 describe('issue 29: things planted in the home', () => {
-  hardeningCase('attack', "issue 29 #1: a FIFO planted at a boot-answer file's name freezes neither shim at initialize nor the engine when that client lists; another user's boot answer is not used", async (tally) => {
+  hardeningCase('attack', "a FIFO planted at a boot-answer file's name freezes neither shim at initialize nor the engine when that client lists; another user's boot answer is not used", async (tally) => {
     const home = makeHome(CONFIG);
     let fifo = plantFifo(home);
     try {
@@ -130,7 +130,7 @@ describe('issue 29: things planted in the home', () => {
     }
   }, 180_000);
 
-  hardeningCase('attack', "issue 29 #1: FIFOs planted at the engine's other home files (lock, start claim, token, pins, skills, secrets, records) neither stop it starting nor freeze it", async (tally) => {
+  hardeningCase('attack', "FIFOs planted at the engine's other home files (lock, start claim, token, pins, skills, secrets, records) neither stop it starting nor freeze it", async (tally) => {
     const home = makeHome(CONFIG);
     const planted = ['run/engine.lock', 'run/engine-start.claim', 'token', 'pins.json', 'skills.json', 'secrets.json', 'audit/dropped.json', 'audit/000000000001.ndjson', 'runs/000000000001.ndjson'].map((f) => path.join(home, f));
     for (const kind of KINDS) {
@@ -160,7 +160,7 @@ describe('issue 29: things planted in the home', () => {
     }
   }, 180_000);
 
-  hardeningCase('attack', `issue 29 #2: a folder and links planted among (or in place of) the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
+  hardeningCase('attack', `a folder and links planted among (or in place of) the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
     const home = makeHome(CONFIG);
     const dir = path.join(home, 'run', 'boot');
     mkdirSync(dir, { recursive: true, mode: 0o700 });

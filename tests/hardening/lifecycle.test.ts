@@ -29,7 +29,7 @@ describe('issue 29: start at login', () => {
   // gio launch reads an entry with GLib, as GNOME's session does at login.
   const gio = spawnSync('gio', ['--version']).status === 0;
 
-  hardeningCase('attack', 'issue 29 #4: an AppImage named with a line break cannot add an Exec= line to the autostart entry', async (tally) => {
+  hardeningCase('attack', 'an AppImage named with a line break cannot add an Exec= line to the autostart entry', async (tally) => {
     const dir = tempDir('sb-hard-login-');
     const marker = path.join(dir, 'second-command-ran');
     const second = path.join(dir, 'second.sh');
@@ -88,7 +88,7 @@ describe.skipIf(!CAN_FIND_MARKED)('issue 29: an engine stopped while it starts',
 
   hardeningCase(
     'fault',
-    "issue 29 #7: SIGTERM at any moment of an engine's start (0 to 1.5 s, every 100 ms): the engine and its servers are gone within 5 s",
+    "SIGTERM at any moment of an engine's start (0 to 1.5 s, every 100 ms): the engine and its servers are gone within 5 s",
     async (tally) => {
       const seen: string[] = [];
       for (let i = 0; i < MOMENTS.length; i += AT_ONCE) {
@@ -150,7 +150,7 @@ async function stopEngineAt(moment: Moment): Promise<string> {
 }
 
 describe.skipIf(!CAN_FIND_MARKED)("issue 29: a client's listing", () => {
-  hardeningCase('fault', "issue 29 #8: a client listing that times out, or ends, leaves none of the servers it started (each ignoring SIGTERM, with a child of its own)", async (tally) => {
+  hardeningCase('fault', "a client listing that times out, or ends, leaves none of the servers it started (each ignoring SIGTERM, with a child of its own)", async (tally) => {
     for (const hang of [true, false]) {
       await tally.attempt(hang ? 'hangs past the 2 s bound' : 'exits and leaves its servers running', async () => {
         const t0 = Date.now();
@@ -166,7 +166,7 @@ describe.skipIf(!CAN_FIND_MARKED)("issue 29: a client's listing", () => {
 describe('issue 29: locks dated in the future', () => {
   const NEXT_YEAR = () => new Date(Date.now() + 365 * 24 * 3600_000);
 
-  hardeningCase('fault', 'issue 29 #6: config.json.lock and run/engine-start.claim dated a year ahead, naming a live unrelated process, are broken: saves work, shims start the engine', async (tally) => {
+  hardeningCase('fault', 'config.json.lock and run/engine-start.claim dated a year ahead, naming a live unrelated process, are broken: saves work, shims start the engine', async (tally) => {
     // A live process that is no Switchboard (a recycled pid): only the date can tell the lock is stale.
     const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
     try {

@@ -1,4 +1,4 @@
-// Load (issue 6): many clients through real shims, both surfaces at once, every answer checked
+// Load: many clients through real shims, both surfaces at once, every answer checked
 // against its own request; and code mode run back to back with the engine's memory watched.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect } from 'vitest';

@@ -42,7 +42,7 @@ function shortZip64Extra(): Buffer {
 }
 
 /** A small PRNG with a fixed seed (mulberry32), so every run flips the same bytes. */
-function random(seed: number): () => number {
+function random(docs/code-mode.md: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -66,7 +66,7 @@ async function outcome(bytes: Uint8Array): Promise<'read' | 'refused' | string> 
 }
 
 describe('malformed bundle zips', () => {
-  hardeningCase('attack', 'issue 29 #10: a 75-byte zip whose Zip64 extra field is shorter than it claims is refused with the bundle\'s sentence', async (tally) => {
+  hardeningCase('attack', 'a 75-byte zip whose Zip64 extra field is shorter than it claims is refused with the bundle\'s sentence', async (tally) => {
     const home = makeHome({ servers: {}, profiles: {} });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-hard-zip64-'));
     try {
@@ -89,7 +89,7 @@ describe('malformed bundle zips', () => {
     }
   });
 
-  hardeningCase('attack', 'issue 29 #10: every truncation and 3,000 seeded byte flips of a bundle are refused with the sentence or read whole, never a crash', async (tally) => {
+  hardeningCase('attack', 'every truncation and 3,000 seeded byte flips of a bundle are refused with the sentence or read whole, never a crash', async (tally) => {
     const valid = zip({ 'manifest.json': JSON.stringify(markManifest('weather', '1.0.0')), 'server.js': markServer('FUZZ'), 'lib/data.txt': 'x'.repeat(300) });
     expect(await outcome(valid)).toBe('read');
     const strays: unknown[] = [];

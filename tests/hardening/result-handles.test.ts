@@ -1,4 +1,4 @@
-// Result handles (issue 14) under attack: code that tries to read another profile's kept
+// Result handles under attack: code that tries to read another profile's kept
 // results, to reach files through a handle, or to swamp the host with reads.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';

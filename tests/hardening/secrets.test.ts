@@ -1,4 +1,4 @@
-// Secrets (SPEC §3): a `{ "secret": NAME }` value reaches the child's env and nowhere else in
+// Secrets (docs/configuration.md): a `{ "secret": NAME }` value reaches the child's env and nowhere else in
 // the home — not config.json, the audit log, the run history or the server logs — even when
 // the server and the model's code push it around.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The shims' set of requests in flight (issue 29 #9): a call waiting on the engine gets an error
+// The shims' set of requests in flight: a call waiting on the engine gets an error
 // when the engine dies, even when the engine has since put the client a question with the same
 // id and a `"result":` in its params. Real shims of both kinds speaking raw lines (so the
 // client's ids are chosen), a real engine killed with SIGKILL, the real askers fixture server.
@@ -58,7 +58,7 @@ function childPids(pid: number): number[] {
 }
 
 describe('issue 29: the shims\' requests in flight', () => {
-  hardeningCase('attack', 'issue 29 #9: a server→client request with a pending call\'s id and "result": in its params does not cost that call its error when the engine dies', async (tally) => {
+  hardeningCase('attack', 'a server→client request with a pending call\'s id and "result": in its params does not cost that call its error when the engine dies', async (tally) => {
     for (const kind of KINDS) {
       const home = makeHome({ servers: { askers: fixtureServer('askers.mjs') }, profiles: { p: { servers: ['askers'] } } });
       const shim = rawShim(kind, home);

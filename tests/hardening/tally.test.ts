@@ -1,4 +1,4 @@
-// The hardening table's tally (issue 11): tried and held are counted apart, so a case that
+// The hardening table's tally: tried and held are counted apart, so a case that
 // fails never shows as held, and one failed attempt does not hide the others.
 import { describe, expect, it } from 'vitest';
 import { newTally, type HardeningMeta } from './hardening-case.ts';

@@ -61,7 +61,7 @@ describe('tasks are reached by who made them, not by a claimed name', () => {
     }
   }, 90_000);
 
-  hardeningCase('attack', "issue 29 #11: another 2026-07-28 client on the profile holding a task's id cannot read, cancel or update it, and hears what an unknown id hears", async (tally) => {
+  hardeningCase('attack', "another 2026-07-28 client on the profile holding a task's id cannot read, cancel or update it, and hears what an unknown id hears", async (tally) => {
     const post = (method: string, params: Record<string, unknown>, clientName: string) =>
       modernPost(served, 'p', method, params, { name: String(params.taskId ?? params.name), clientName, capabilities: TASKS }).then((r) => r.json());
     const created = await waitFor(async () => {
@@ -90,7 +90,7 @@ describe('tasks are reached by who made them, not by a claimed name', () => {
     });
   }, 90_000);
 
-  hardeningCase('attack', "issue 29 #11: a 2026-07-28 client on the shim's socket keeps its tasks to its connection: another connection with its name and the task id gets nothing", async (tally) => {
+  hardeningCase('attack', "a 2026-07-28 client on the shim's socket keeps its tasks to its connection: another connection with its name and the task id gets nothing", async (tally) => {
     const owner = await modernSocket('same-name');
     const other = await modernSocket('same-name');
     try {

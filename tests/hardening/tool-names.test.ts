@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe('a tool name a client has seen', () => {
-  hardeningCase('attack', 'issue 29 #3: a later server cannot take over a shortened tool name', async (tally) => {
+  hardeningCase('attack', 'a later server cannot take over a shortened tool name', async (tally) => {
     const shown = await waitFor(async () => (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('files_v2__')), 20_000, 'the tool of files.v2');
     expect(shown).toHaveLength(1);
     const name = shown[0]!;

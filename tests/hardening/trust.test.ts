@@ -1,4 +1,4 @@
-// Trust (SPEC §3): tool definitions are pinned when first seen, a changed one is withheld and
+// Trust (docs/configuration.md): tool definitions are pinned when first seen, a changed one is withheld and
 // flagged until approved; servers proposed from another program's file wait for `--apply`, and
 // an entry proposed from outside (`proposedBy`) waits in needs-approval, never run, until approved.
 import { execFileSync } from 'node:child_process';

@@ -17,7 +17,7 @@ describe('limitedClientFor', () => {
   });
 });
 
-describe('Kilo CLI and Kimi Code (issue 31: missing from the limits, a 66-character name reached the model)', () => {
+describe('Kilo CLI and Kimi Code (missing from the limits, a 66-character name reached the model)', () => {
   it('are recognised from their clientInfo names', () => {
     expect(limitedClientFor('kilo')).toBe('kilo-cli');
     expect(limitedClientFor('Kilo Code')).toBeUndefined();

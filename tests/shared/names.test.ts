@@ -69,7 +69,7 @@ describe('exposedToolNames', () => {
     expect(after).toBe(before);
   });
 
-  it('settles a collision of changed names by the order the tools come, not by the alphabet (issue 29 #3)', () => {
+  it('settles a collision of changed names by the order the tools come, not by the alphabet', () => {
     // "a.b" sorts first; "a/b" came first, so it keeps the name either way round.
     for (const [first, second] of [['a/b', 'a.b'], ['a.b', 'a/b']] as const) {
       const table = exposedToolTable([first, second].map((tool) => ({ server: 's', tool })), { namespace: true });
@@ -77,7 +77,7 @@ describe('exposedToolNames', () => {
     }
   });
 
-  it('never gives a changed name a literal name has: a tool named like a shortened name keeps it, wherever it comes (issue 29 #3)', () => {
+  it('never gives a changed name a literal name has: a tool named like a shortened name keeps it, wherever it comes', () => {
     const long = { server: 's', tool: 'x'.repeat(80) };
     const shortened = exposedToolTable([long], { namespace: true }).nameOf('s', long.tool)!;
     const literal = { server: 's', tool: shortened.slice('s__'.length) };

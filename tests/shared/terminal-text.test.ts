@@ -1,4 +1,4 @@
-// The one escape for outside text on a terminal or an approval view (issue 11, item 8).
+// The one escape for outside text on a terminal or an approval view.
 import { describe, expect, it } from 'vitest';
 import { clientText, MAX_CLIENT_NAME_CHARS, terminalSafe } from '../../src-shared/terminal-text.ts';
 import { describeServer } from '../../src-main/engine/clients/import.ts';

@@ -1,4 +1,4 @@
-// The boot answer (issue 23): a shim that finds no engine answers its client's initialize and
+// The boot answer: a shim that finds no engine answers its client's initialize and
 // first lists from what the last engine answered that same client, starts the engine, and hands
 // the session over to it. Real shims (both kinds), a real engine started late on purpose (the
 // late-engine fixture waits before it starts), a real server. That the answers came from the
@@ -78,7 +78,7 @@ describe.each(SHIM_KINDS)('the %s shim with no engine running', (kind) => {
     }
   });
 
-  it.skipIf(skip)('records the client by its own name for calls made before the engine took the session over (issue 29 #13)', { timeout: 60_000 }, async () => {
+  it.skipIf(skip)('records the client by its own name for calls made before the engine took the session over', { timeout: 60_000 }, async () => {
     const { home } = await knownHome(kind);
     const { client: c, transport } = client(kind, home, ENGINE_DELAY_MS);
     try {

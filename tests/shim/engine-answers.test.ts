@@ -28,7 +28,7 @@ describe('engine lines', () => {
 
   it('do not answer one when "result" or "error" is anywhere but a top-level key', () => {
     for (const m of [
-      // issue 29 #9: a server→client request with the id of a pending call and such a key in its params.
+      // a server→client request with the id of a pending call and such a key in its params.
       '{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"say \\"result\\": 1","requestedSchema":{"type":"object","properties":{"result":{"type":"string"},"error":{}}}}}',
       '{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"result":{},"error":{}}}',
       '{"jsonrpc":"2.0","id":3,"result":{},"method":"x"}',

@@ -31,7 +31,7 @@ describe('shim across an engine restart', () => {
     }
   });
 
-  it('the next engine records the client by its own name for the calls it gets right behind the resume (issue 29 #13)', { timeout: 90_000 }, async () => {
+  it('the next engine records the client by its own name for the calls it gets right behind the resume', { timeout: 90_000 }, async () => {
     const home = makeHome({ servers: { basic: fixtureServer('basic.mjs') }, profiles: { demo: { servers: ['basic'] } } });
     const client = await shimClient(home, 'demo', { name: 'restart-client' });
     try {

@@ -1,4 +1,4 @@
-// The one newline splitter every framed stream uses (issue 11, item 10): bytes in, whole lines
+// The one newline splitter every framed stream uses: bytes in, whole lines
 // out, so a character split across chunks arrives whole; a line over the cap is dropped with its
 // ends kept and the stream carries on.
 import { describe, expect, it } from 'vitest';

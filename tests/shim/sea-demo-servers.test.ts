@@ -104,7 +104,7 @@ describe.skipIf(!canBuild)('the demo servers under the packaged shim', () => {
     expect(readFileSync(memoryFile, 'utf8')).toContain('"esm"');
   });
 
-  it("lends the packaged app's Node to an `npx` server on a computer without Node (issue 30)", async () => {
+  it("lends the packaged app's Node to an `npx` server on a computer without Node", async () => {
     // The engine in the packaged app: Electron cannot act as node, so the shim is the runtime it lends.
     const rt = carriedRuntime({ execPath: '/opt/App/switchboard-desktop', electron: true, env: { SWITCHBOARD_SHIM_PATH: shim }, appRoot: ROOT })!;
     expect(rt.npmDir).not.toBeNull();

@@ -86,7 +86,7 @@ describe('the app in a browser', () => {
     await row.getByRole('button', { name: 'Tools' }).click();
     await row.getByText('create_entities').waitFor();
     assert.match((await row.getByTestId('tool-count').textContent()) ?? '', /^9 tools/);
-    // The MCP revision negotiated with the server (SPEC §9 `protocol`), in the tooltip of where it runs.
+    // The MCP revision negotiated with the server (docs/configuration.md `protocol`), in the tooltip of where it runs.
     assert.equal(await row.getByTestId('protocol').textContent(), 'on this computer');
     assert.match((await row.getByTestId('protocol').getAttribute('title')) ?? '', /^Speaks MCP \d{4}-\d{2}-\d{2}$/);
     await row.getByRole('button', { name: 'Log' }).click();

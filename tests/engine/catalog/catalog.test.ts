@@ -71,7 +71,7 @@ const fails = failure;
 describe('search', () => {
   it('lists the latest version of matching servers with their status, and cleans what it prints', async () => {
     expect(await search(['example', '--json'], ctx)).toBe(0);
-    // SPEC §4: a --json listing is one JSON array.
+    // docs/command-line.md: a --json listing is one JSON array.
     const res = JSON.parse(out) as { name: string; version: string; status: string; kinds: string[] }[];
     expect(Array.isArray(res)).toBe(true);
     const byName = Object.fromEntries(res.map((s) => [s.name, s]));

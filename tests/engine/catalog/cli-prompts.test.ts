@@ -1,4 +1,4 @@
-// The small items of finding 7 (issue 20), as a user at a shell sees them: with answers piped in,
+// The small items of finding 7, as a user at a shell sees them: with answers piped in,
 // every prompt comes out on stdout before what follows its answer; a bundle's values are asked
 // only after the yes, so one `n` ends cleanly; code-loading env (NODE_OPTIONS, LD_PRELOAD…) is
 // flagged on the approval screen as `import` flags it; `search --json` prints one JSON array,

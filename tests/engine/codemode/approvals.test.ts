@@ -228,7 +228,7 @@ describe('approvals of calls from code', () => {
     }, 10_000, 'a pending approval');
     await control.call('approvals.decide', { id: p!.id, approve: false });
     const r = await pending;
-    // The client still sees the kinds SPEC §5 names.
+    // The client still sees the kinds docs/protocol.md names.
     expect(r.text).toMatch(/^runtime: .*denied: ann\.delete_item/);
     const rec = await runRecord(r.runId);
     expect(rec.error).toMatchObject({ kind: 'runtime', refusedBy: 'app' });

@@ -1,4 +1,4 @@
-// Every statement of the code-mode docs page (../shared/seeds/code-mode.txt), each as a test
+// Every statement of the code-mode docs page (docs/code-mode.md), each as a test
 // named after it, through a real MCP client, the real shim and a real engine.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Code mode beyond the docs page (issue 14): the call ledger of a failed run, result handles,
+// Code mode beyond the docs page: the call ledger of a failed run, result handles,
 // learned return types and the name index — through a real MCP client, the shim and an engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

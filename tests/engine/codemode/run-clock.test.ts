@@ -1,4 +1,4 @@
-// A run's clock with an injected time source (issue 16): the deadline stops while a call waits
+// A run's clock with an injected time source: the deadline stops while a call waits
 // for approval, but the code's own running while held still counts.
 import { describe, expect, it } from 'vitest';
 import { RunClock } from '../../../src-main/engine/codemode/run-clock.ts';

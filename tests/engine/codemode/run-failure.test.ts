@@ -1,4 +1,4 @@
-// The run-failure classifier (issue 16): what a caller is told for an error read out of QuickJS,
+// The run-failure classifier: what a caller is told for an error read out of QuickJS,
 // without starting QuickJS. The sandbox tests cover the same sentences end to end.
 import { describe, expect, it } from 'vitest';
 import { normalizeCode, type CodeForm } from '../../../src-shared/codemode/normalize-code.ts';

@@ -1,4 +1,4 @@
-// A run's console within its budgets and its value as the engine gets it (issue 16): the pure
+// A run's console within its budgets and its value as the engine gets it: the pure
 // parts of the sandbox runner, without QuickJS.
 import { describe, expect, it } from 'vitest';
 import { LOG_CUT_NOTE, MAX_LOG_ENTRIES } from '../../../src-shared/codemode/result-text.ts';

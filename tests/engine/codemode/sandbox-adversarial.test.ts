@@ -1,4 +1,4 @@
-// Hostile code (SPEC §5): every attempt ends with the outcome the spec gives, and the pool keeps
+// Hostile code (docs/protocol.md): every attempt ends with the outcome the spec gives, and the pool keeps
 // serving promptly afterwards with the engine's memory bounded.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatRunText } from '../../../src-shared/codemode/result-text.ts';

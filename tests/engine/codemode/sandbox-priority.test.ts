@@ -1,5 +1,5 @@
 // A sandbox worker's thread runs at normal priority while its runs only wait on tool calls, and
-// at a lower one once a run keeps the CPU busy (SPEC §5: a spinning run never slows the engine).
+// at a lower one once a run keeps the CPU busy (docs/protocol.md: a spinning run never slows the engine).
 // Linux only: elsewhere threads have no nice value of their own.
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Skills (SPEC §9): a run saved under a name with a typed input, through the real CLI, a real
+// Skills (docs/code-mode.md): a run saved under a name with a typed input, through the real CLI, a real
 // MCP client over the real shim and a real engine: saved, listed, declared as skills.NAME(input),
 // found by search, called from code as a run of its own, shown unavailable when its tool leaves
 // the profile (never deleted), and removed.

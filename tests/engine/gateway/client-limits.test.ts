@@ -1,4 +1,4 @@
-// Per-client surface (SPEC §9): a client with known limits (Cursor, here from its clientInfo
+// Per-client surface (docs/clients.md): a client with known limits (Cursor, here from its clientInfo
 // name "cursor-vscode") connected through the real shim to a profile of the 117 GitHub tools is
 // warned about in status, for the client and its profile; a `clients` entry of the profile then
 // gives that client code mode or a subset, while other clients keep the profile as it is.

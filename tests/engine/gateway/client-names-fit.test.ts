@@ -1,4 +1,4 @@
-// Tool names that always fit (SPEC §9): every client whose model API caps tool names gets the
+// Tool names that always fit (docs/clients.md): every client whose model API caps tool names gets the
 // 117 GitHub tools under names that fit its cap with its own prefix (Claude Code's
 // mcp__switchboard-demo__ and so on), all distinct, the same every session, and each one calls
 // the right upstream tool — on the fast path and on the SDK path. A real engine in this process,

@@ -1,4 +1,4 @@
-// The code surface's tools/list stays small for any catalog size (issue 14, item 7).
+// The code surface's tools/list stays small for any catalog size.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

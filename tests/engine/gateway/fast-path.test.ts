@@ -135,7 +135,7 @@ describe('tools/call fast path', () => {
     expect(r.value.seen.every((s) => typeof s.token === 'number')).toBe(true);
   });
 
-  it('sends every progress notification before the result when the server sends them in one read, on both paths (issue 29 #12)', async () => {
+  it('sends every progress notification before the result when the server sends them in one read, on both paths', async () => {
     const STEPS = 200;
     for (const fast of [true, false]) {
       engine.gateway.knobs.fastPath = fast;
@@ -167,7 +167,7 @@ describe('tools/call fast path', () => {
     }
   });
 
-  it('takes the first call of a resumed session, sent with the hello, as the client it is (issue 29 #13)', async () => {
+  it('takes the first call of a resumed session, sent with the hello, as the client it is', async () => {
     const seen = new Set(engine.audit.list({ limit: 10_000 }).map((e) => e.id));
     const before = engine.gateway.stats.directCalls;
     const sock = net.connect(engine.paths.socket);

@@ -1,7 +1,7 @@
 // Two profiles over the same server, connected to one client that merges every server's prompts
 // (Gemini CLI warned "Prompt … is already registered"): their prompt names must not collide, and
 // each name still reaches the right upstream prompt. A profile with "namespace": false keeps the
-// upstream names, prompts as tools (SPEC §3; the conformance suite relies on it).
+// upstream names, prompts as tools (docs/configuration.md; the conformance suite relies on it).
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupHomes, fixtureServer, makeHome, shimClient } from '../../helpers/home.ts';
 

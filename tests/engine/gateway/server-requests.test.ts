@@ -1,5 +1,5 @@
 // A server's question (elicitation, sampling, a 2026-07-28 `input_required`) reaches only the
-// client whose call it belongs to (SPEC §5), on a real `switchboard serve` with clients of both
+// client whose call it belongs to (docs/protocol.md), on a real `switchboard serve` with clients of both
 // eras on /mcp: a 2025 session client and a 2026-07-28 stateless one (the v2 client SDK), one
 // server shared by two profiles. Per upstream kind: a v1-SDK server over stdio (no link between
 // a question and a call: only provable with one call in flight, or all of one 2025 session), the

@@ -1,4 +1,4 @@
-// Profile filters (SPEC §3 and issue 11): tool and prompt names match as file names do,
+// Profile filters (docs/configuration.md and issue 11): tool and prompt names match as file names do,
 // resource URIs with `*` spanning `/`; a server whose tools are all denied hides everything.
 import { describe, expect, it } from 'vitest';
 import { compileServerFilters, compileToolFilter, deniesEverything } from '../../../src-main/engine/gateway/tool-filter.ts';

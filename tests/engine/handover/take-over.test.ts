@@ -1,4 +1,4 @@
-// `switchboard engine --take-over` (SPEC §9, docs/updates.md): a new engine takes a home over from
+// `switchboard engine --take-over` (docs/updates.md, docs/updates.md): a new engine takes a home over from
 // the one serving it while clients are in the middle of calls, through both shims and over HTTP.
 // Real processes throughout: `serve` as the old engine, `engine --take-over` as the new one, real
 // shims with real MCP clients, fixture servers.

@@ -1,5 +1,5 @@
 // Secret and server names are outside data: one named like an inherited property (`constructor`,
-// `toString`) must read as "not set", never as what every object inherits (issue 11, item 7).
+// `toString`) must read as "not set", never as what every object inherits.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Tool pins (SPEC §3) over a real pins.json in a temp home: recorded when a catalog arrives,
+// Tool pins (docs/configuration.md) over a real pins.json in a temp home: recorded when a catalog arrives,
 // read without writing, checked at call time, approved from a second store (the CLI's).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// The pure parts of servers proposed from outside (SPEC §3): who proposed an entry, what it would
+// The pure parts of servers proposed from outside (docs/configuration.md): who proposed an entry, what it would
 // run as status and the app show it, the key whose removal approves it, the terminal's lines.
 import { describe, expect, it } from 'vitest';
 import { getAtPath, parseConfigPath, unsetAtPath } from '../../../src-shared/config/paths.ts';

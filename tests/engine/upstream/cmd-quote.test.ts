@@ -1,4 +1,4 @@
-// Quoting for Windows .cmd/.bat servers (issue 11, item 16: the "BatBadBut" class). This
+// Quoting for Windows .cmd/.bat servers (the "BatBadBut" class). This
 // machine has no cmd.exe, so the line is checked against a model of how cmd.exe reads it
 // (cmd-model.ts).
 import { describe, expect, it } from 'vitest';

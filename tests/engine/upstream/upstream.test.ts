@@ -37,7 +37,7 @@ describe('Upstream with a well-behaved server', () => {
   it('relays progress, logging and server requests with the calls in flight', async () => {
     const notes: string[] = [];
     const asked: { method: string; calls: unknown[] }[] = [];
-    // Roots go to the client only for a server that opted in (SPEC §9); see the next test.
+    // Roots go to the client only for a server that opted in (docs/protocol.md); see the next test.
     const up = s.upstream('basic', fixture('basic.mjs', { rootsFrom: 'client' }), {
       onNotification: (server, n) => notes.push(`${server}:${n.method}`),
       onServerRequest: async (_server, req, extra) => {

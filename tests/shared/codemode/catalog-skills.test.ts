@@ -1,4 +1,4 @@
-// The `skills` group of a code catalog (SPEC §9): its own global, a user server named like it
+// The `skills` group of a code catalog (docs/code-mode.md): its own global, a user server named like it
 // moved aside, `input` as the parameter, found by search, unavailable skills named in the JSDoc.
 import { describe, expect, it } from 'vitest';
 import { buildCodeCatalog, SKILLS_SERVER } from '../../../src-shared/codemode/catalog.ts';

@@ -102,7 +102,7 @@ describe('buildCodeCatalog', () => {
   });
 });
 
-describe('catalog lookups are bounded (issue 11)', () => {
+describe('catalog lookups are bounded', () => {
   const catalog = buildCodeCatalog([{ server: 'github', tools: github }]);
 
   it('refuses a query over the character cap, saying what to send', () => {

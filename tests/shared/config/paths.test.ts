@@ -1,4 +1,4 @@
-// Config paths as users type them (`switchboard config get/set/unset`, SPEC §4): dotted or JSON
+// Config paths as users type them (`switchboard config get/set/unset`, docs/command-line.md): dotted or JSON
 // Pointer, and reads and writes that treat `__proto__` and the like as plain keys.
 import { describe, expect, it } from 'vitest';
 import { ConfigPathError, formatConfigPath, getAtPath, parseConfigPath, setAtPath, unsetAtPath } from '../../../src-shared/config/paths.ts';

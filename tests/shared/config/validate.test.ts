@@ -38,7 +38,7 @@ describe('config validation', () => {
     );
   });
 
-  it('refuses a server whose tools would be shown under another server\'s names, naming the later one (issue 29 #3)', () => {
+  it('refuses a server whose tools would be shown under another server\'s names, naming the later one', () => {
     const local = { command: 'x' };
     const clash = (a: string, b: string) => problems({ servers: { [a]: local, [b]: local }, profiles: {} });
     expect(clash('files.v2', 'files_v2')).toEqual([
