@@ -39,6 +39,8 @@ interface Route {
   engine?: ChildProcess;
   p50s: number[];
   added: number[];
+  /** The engine's CPU per call in each round, µs. */
+  engineUs: number[];
   cpu: { shim: number; engine: number; server: number; calls: number };
 }
 
@@ -75,7 +77,7 @@ async function engineRoute(label: string, checkout: string, deps: EngineHopDeps)
     : await connect(process.execPath, [path.join(checkout, 'bin/switchboard.mjs'), 'shim', '--profile', 'tools', '--home', home]);
   for (let i = 0; i < 200 && !(await shim.client.listTools()).tools.some((t) => t.name === 'basic__echo'); i++) await new Promise((r) => setTimeout(r, 50));
   const server = childPid(engine.pid!, 'basic.mjs');
-  return { label, client: shim.client, pids: { shim: shim.pid, engine: engine.pid, server }, home, engine, p50s: [], added: [], cpu: fresh() };
+  return { label, client: shim.client, pids: { shim: shim.pid, engine: engine.pid, server }, home, engine, p50s: [], added: [], engineUs: [], cpu: fresh() };
 }
 
 async function batch(r: Route, n: number): Promise<number[]> {
@@ -91,7 +93,7 @@ async function batch(r: Route, n: number): Promise<number[]> {
 
 export async function engineHopSection(deps: EngineHopDeps): Promise<void> {
   const d = await connect(process.execPath, [path.join(deps.root, 'tests/fixtures/servers/basic.mjs')]);
-  const direct: Route = { label: 'direct', client: d.client, pids: { server: d.pid }, p50s: [], added: [], cpu: fresh() };
+  const direct: Route = { label: 'direct', client: d.client, pids: { server: d.pid }, p50s: [], added: [], engineUs: [], cpu: fresh() };
   const routes = [direct, await engineRoute('after', deps.root, deps)];
   if (deps.before) routes.push(await engineRoute('before', path.resolve(deps.before), deps));
   const per = deps.perRound ?? (deps.quick ? 200 : 500);
@@ -106,6 +108,7 @@ export async function engineHopSection(deps: EngineHopDeps): Promise<void> {
         const xs = await batch(r, per);
         r.cpu.shim += cpuUs(r.pids.shim) - c0[0]!;
         r.cpu.engine += cpuUs(r.pids.engine) - c0[1]!;
+        r.engineUs.push((cpuUs(r.pids.engine) - c0[1]!) / per);
         r.cpu.server += cpuUs(r.pids.server) - c0[2]!;
         r.cpu.calls += per;
         medians.set(r, median(xs));
@@ -136,5 +139,7 @@ export async function engineHopSection(deps: EngineHopDeps): Promise<void> {
   if (routes.length === 3) {
     const [, a, b] = routes as [Route, Route, Route];
     deps.note('hop: added per call, after − before (median of per-round differences)', `${median(a.added.map((x, i) => x - b.added[i]!)).toFixed(3)} ms`);
+    const ratios = a.engineUs.map((x, i) => x / b.engineUs[i]!);
+    deps.note('hop: engine CPU per call, after / before (median of per-round ratios; rounds)', `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`);
   }
 }
