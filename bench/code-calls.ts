@@ -5,7 +5,7 @@
 // engine, on a home of its own, takes its turn in the same rounds, for a before/after measured
 // side by side. With BENCH_ENGINE_PROF=DIR each engine runs under --cpu-prof (its sandbox
 // worker too), the profiles written to DIR when it stops.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BootDeps } from './boot.ts';
+import { waitFile } from './processes.ts';
 import { threadsCpuNs } from './thread-cpu.ts';
 
 /** The same as the boot section's: the checkout, rounds, the checkout to compare, the native shim. */
@@ -38,18 +39,6 @@ const TEN = 'async () => { for (let i = 0; i < 10; i++) await basic.echo({ text:
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)]!;
-}
-
-async function waitFile(file: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      readFileSync(file);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error(`${file} did not appear`);
 }
 
 async function client(command: string, args: string[]): Promise<Client> {

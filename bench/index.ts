@@ -4,6 +4,7 @@
 //
 //   npm run bench [-- --quick] [-- --only=SECTION,…] [-- --sdk-path] [-- --memory-rounds=N] [-- --memory-before=DIR]
 //                 [-- --boot-rounds=N] [-- --boot-before=DIR] [-- --code-rounds=N] [-- --code-before=DIR]
+//                 [-- --hop-rounds=N] [-- --hop-before=DIR]
 //
 // --sdk-path adds a route to the latency section: the Node shim to a second engine whose plain
 // tools/call take the SDK path (SWITCHBOARD_SDK_PATH=1) instead of the fast path
@@ -16,14 +17,16 @@
 // together with no engine, known and fresh home, beside a direct server start; bench/boot.ts;
 // --boot-before=DIR measures that checkout in the same rounds), codecalls (ten calls from code
 // against ten direct calls, on an engine of its own; bench/code-calls.ts; --code-before=DIR
-// measures that checkout in the same rounds), takeover (the longest pause a
+// measures that checkout in the same rounds), hop (what the engine adds to a plain call through
+// the native shim, with its CPU per call, on an engine of its own; bench/engine-hop.ts;
+// --hop-before=DIR measures that checkout in the same rounds), takeover (the longest pause a
 // client calling back to back sees while an engine takes the home over; bench/take-over.ts).
 // The native shim is built
 // first when cargo is there (scripts/build-native-shim.mjs); the peer gateway is mcp-hub when
 // BENCH_MCP_HUB names its dist/cli.js (npm install --prefix /tmp/peer mcp-hub@4.2.1; it needs
 // no network once installed), else its rows say why they are missing.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +43,8 @@ import { benchApprovalsSkills } from './approvals-skills.ts';
 import { erasSection } from './eras.ts';
 import { bootSection } from './boot.ts';
 import { codeCallsSection } from './code-calls.ts';
+import { engineHopSection } from './engine-hop.ts';
+import { childPid } from './processes.ts';
 import { threadsCpuNs } from './thread-cpu.ts';
 import { takeOverSection } from './take-over.ts';
 
@@ -140,21 +145,6 @@ function cpuMs(pid: number | undefined): number {
   // Rounded down to ticks, stat lags the precise figure by up to a tick per thread.
   return statMs > ns / 1e6 + 10 ? statMs : ns / 1e6;
 }
-/** The child of `ppid` whose command line contains `needle` (an upstream server of the engine). */
-function childPid(ppid: number, needle: string): number | undefined {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== ppid) continue;
-      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(needle)) return Number(d);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return undefined;
-}
-
 /** One way to reach the same tool: its client, the tool's name there, and the processes on the way. */
 interface Route {
   name: string;
@@ -735,6 +725,14 @@ async function main() {
   if (want('codecalls')) {
     await codeCallsSection({
       root: ROOT, quick, rounds: Number(argValue('--code-rounds') ?? (quick ? 4 : 8)), before: argValue('--code-before'), nativeBinary: native.binary,
+      record, note,
+    });
+  }
+
+  // The engine's hop on a plain call through the native shim, before and after (bench/engine-hop.ts).
+  if (want('hop')) {
+    await engineHopSection({
+      root: ROOT, quick, rounds: Number(argValue('--hop-rounds') ?? (quick ? 4 : 10)), before: argValue('--hop-before'), nativeBinary: native.binary,
       record, note,
     });
   }

@@ -5,7 +5,11 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { AUDIT_ARGS_CHARS, type ApprovalRecord, type AuditEntry, type CallOutcome } from '../../../src-shared/records.ts';
 import { CUT_SLACK_CHARS } from '../../../src-shared/codemode/result-text.ts';
 import { clientIdField } from '../../../src-shared/client-names.ts';
+import { memoStrings } from '../../../src-shared/memo.ts';
 import type { CallContext } from './session-base.ts';
+
+/** The client's id field, by its clientInfo name and connector: the catalog's patterns run once per client, not per call. */
+const clientIdOf = memoStrings(clientIdField);
 
 export class AuditedCall {
   readonly #audit: (entry: AuditEntry) => void;
@@ -62,7 +66,7 @@ export class AuditedCall {
     this.#audit({
       time: new Date(this.#started).toISOString(),
       client: ctx.client,
-      ...clientIdField(ctx.client, ctx.session?.connector),
+      ...clientIdOf(ctx.client, ctx.session?.connector),
       profile: this.#profile,
       server: this.#server,
       tool: this.#tool,

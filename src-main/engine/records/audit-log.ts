@@ -8,6 +8,10 @@ import { parseTime, timeOf } from './record-time.ts';
 import { SegmentLog } from './segment-log.ts';
 import { storeBasics, type RecordStoreOptions } from './segment-log-options.ts';
 import { clientFilterKey, clientKey } from '../../../src-shared/client-names.ts';
+import { memoStrings } from '../../../src-shared/memo.ts';
+
+/** An entry's client key: the catalog's patterns run once per client name, not per entry. */
+const clientKeyOf = memoStrings(clientKey);
 
 /** Default cap of the audit folder, in bytes (50 MB). */
 export const DEFAULT_AUDIT_MAX_BYTES = 50 * 1024 * 1024;
@@ -47,7 +51,7 @@ export class AuditLog {
       // Capped before it is stored: one call's error of 1 MB keeps its first 500 characters.
       prepare: (e) => redactAll(capAuditEntry(e, (s) => redactSecrets(s, currentSecrets(opts)))),
       tags: ['profile', 'server', 'app', 'outcome'],
-      index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, clientKey(e.client, e.clientId), e.outcome] }),
+      index: (e) => ({ id: e.id ?? '', time: timeOf(e.time), tags: [e.profile, e.server, clientKeyOf(e.client, e.clientId), e.outcome] }),
       searchText: (e) => [e.tool, e.server, e.client],
       capDrops: { tag: 'app', report: (groups) => drops.add(groups) },
       // One client's flood removes its own oldest entries, not another client's recent trail.

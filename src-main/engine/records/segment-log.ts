@@ -22,10 +22,11 @@
 // The parts: segment-log-options.ts (what a store is opened with), segment-files.ts (names,
 // leftovers, lines), index-file.ts (the index file format), record-index.ts (the in-memory index),
 // segment-reader.ts (reading lines), segment-query.ts (queries), segment-eviction.ts (the cap),
-// write-queue.ts (deferred writes).
-import { closeSync, fchmodSync, fstatSync, mkdirSync, ftruncateSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// write-queue.ts (deferred writes), active-segment-file.ts (the file being appended to).
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../platform/home.ts';
+import { ActiveSegmentFile } from './active-segment-file.ts';
 import { writeFileAtomicSync } from '../config/atomic-file.ts';
 import { addIndexFile, decodeIndexFile, encodeIndexFile } from './index-file.ts';
 import { GONE, RecordIndex, UNWRITTEN } from './record-index.ts';
@@ -46,6 +47,14 @@ interface Segment {
   frozen?: boolean;
 }
 
+/** A record ready to write: its line, and what the index keeps of it (tags coded). */
+interface Line {
+  buf: Buffer;
+  id: string;
+  time: number;
+  tags: number[];
+}
+
 const DEFAULT_SEGMENT_BYTES = 4 * 1024 * 1024;
 const DEFAULT_UNWRITTEN_BYTES = 8 * 1024 * 1024;
 
@@ -61,9 +70,7 @@ export class SegmentLog<R> {
   #segments: Segment[] = [];
   /** Position of the active segment's first record: no earlier record can be in it. */
   #activeFirst = 0;
-  #fd: number | undefined;
-  /** The active file may hold bytes past `bytes` (a torn line or a half-failed write). */
-  #mustTruncate = false;
+  readonly #file = new ActiveSegmentFile();
   #failing = false;
   #unwrittenBytes = 0;
   #disposed = false;
@@ -74,7 +81,7 @@ export class SegmentLog<R> {
     this.#segmentBytes = Math.max(1, opts.segmentBytes ?? Math.min(DEFAULT_SEGMENT_BYTES, Math.floor(opts.maxBytes / 4)));
     this.#maxUnwritten = opts.maxUnwrittenBytes ?? DEFAULT_UNWRITTEN_BYTES;
     this.#index = new RecordIndex(opts.tags.length);
-    this.#queue = opts.deferWrites ? new WriteQueue<R>((rec) => this.#appendNow(rec)) : undefined;
+    this.#queue = opts.deferWrites ? new WriteQueue<R>((recs) => this.#appendNow(recs)) : undefined;
   }
 
   /** Opens (or starts) the store in `dir`. Never throws for I/O: an unreadable folder opens empty and the first failed write is reported. */
@@ -92,7 +99,7 @@ export class SegmentLog<R> {
   append(rec: R): void {
     if (this.#disposed) return;
     if (this.#queue) this.#queue.push(rec);
-    else this.#appendNow(rec);
+    else this.#appendNow([rec]);
   }
 
   /** Writes every queued record now. */
@@ -100,30 +107,51 @@ export class SegmentLog<R> {
     this.#queue?.flush();
   }
 
-  #appendNow(rec: R): void {
+  /**
+   * Writes records in order, the lines bound for one segment in one write (a deferred batch is
+   * one system call), then indexes them and keeps the caps record by record, as one at a time
+   * would. A failed write is tried again line by line: only what the disk refused stays in memory.
+   */
+  #appendNow(recs: readonly R[]): void {
     if (this.#disposed) return;
-    let line: string;
-    let fields: IndexFields;
-    try {
-      const stored = this.#opts.prepare ? this.#opts.prepare(rec) : rec;
-      line = JSON.stringify(stored) + '\n';
-      fields = this.#opts.index(stored);
-    } catch (err) {
-      this.#report(err);
-      return;
+    const lines: Line[] = [];
+    for (const rec of recs) {
+      try {
+        const stored = this.#opts.prepare ? this.#opts.prepare(rec) : rec;
+        const f = this.#opts.index(stored);
+        lines.push({ buf: Buffer.from(JSON.stringify(stored) + '\n'), id: f.id, time: f.time, tags: f.tags.map((t) => this.#index.code(t)) });
+      } catch (err) {
+        this.#report(err);
+      }
     }
-    const tags = fields.tags.map((t) => this.#index.code(t));
+    for (let i = 0; i < lines.length; ) i = this.#writeFrom(lines, i, lines.length);
+  }
+
+  /** Writes lines[from] and those after it (before `to`) that fit in its segment; returns the next to write. */
+  #writeFrom(lines: readonly Line[], from: number, to: number): number {
+    let w: { seg: Segment; off: number; end: number };
     try {
-      const { seg, off, len } = this.#write(Buffer.from(line));
-      this.#index.add(seg, off, len, fields.id, fields.time, tags);
-      this.#failing = false;
+      w = this.#write(lines, from, to);
     } catch (err) {
-      const p = this.#index.add(UNWRITTEN, 0, 0, fields.id, fields.time, tags);
+      if (to - from > 1) return this.#writeFrom(lines, from, from + 1);
+      const { buf, id, time, tags } = lines[from]!;
+      const p = this.#index.add(UNWRITTEN, 0, 0, id, time, tags);
+      const line = buf.toString();
       this.#unwritten.set(p, line);
       this.#unwrittenBytes += line.length;
       this.#report(err);
+      this.#enforceCaps();
+      return from + 1;
     }
-    this.#enforceCaps();
+    for (let k = from, off = w.off; k < w.end; k++) {
+      const { buf, id, time, tags } = lines[k]!;
+      w.seg.bytes += buf.length;
+      this.#index.add(w.seg.seq, off, buf.length, id, time, tags);
+      off += buf.length;
+      this.#failing = false;
+      this.#enforceCaps();
+    }
+    return w.end;
   }
 
   get(id: string): R | undefined {
@@ -164,7 +192,7 @@ export class SegmentLog<R> {
     if (this.#disposed) return;
     this.flush();
     this.#disposed = true;
-    this.#closeFd();
+    this.#file.close();
   }
 
   // ---- opening -------------------------------------------------------------------------------
@@ -245,7 +273,7 @@ export class SegmentLog<R> {
     });
     seg.bytes = start;
     if (isActive) {
-      this.#mustTruncate = start < buf.length;
+      this.#file.mustTruncate = start < buf.length;
     } else {
       // A sealed segment never grows again, so its torn tail (if any) counts as data.
       seg.bytes = buf.length;
@@ -255,66 +283,33 @@ export class SegmentLog<R> {
 
   // ---- writing -------------------------------------------------------------------------------
 
-  #write(buf: Buffer): { seg: number; off: number; len: number } {
+  /** Writes lines[from] to the active segment (a new one if it does not fit) with the next ones that fit; the caller counts their bytes. */
+  #write(lines: readonly Line[], from: number, to: number): { seg: Segment; off: number; end: number } {
+    const first = lines[from]!.buf.length;
     // A second try only follows a segment found changed behind our back; a third would mean a bug.
     for (let attempt = 0; ; attempt++) {
       let active = this.#segments.at(-1);
-      if (!active || active.frozen || (active.bytes > 0 && active.bytes + buf.length > this.#segmentBytes)) {
+      if (!active || active.frozen || (active.bytes > 0 && active.bytes + first > this.#segmentBytes)) {
         if (active && !active.frozen) this.#seal(active);
         active = { seq: (active?.seq ?? 0) + 1, bytes: 0, indexBytes: 0 };
         this.#segments.push(active);
         this.#activeFirst = this.#index.end;
       }
-      if (this.#fd === undefined && !this.#openActive(active)) {
+      if (!this.#file.isOpen && !this.#file.open(this.#dir, this.#segmentPath(active.seq), active)) {
         if (attempt >= 2) throw new Error(`Segment files in ${this.#dir} keep changing while the log writes to them.`);
         continue;
       }
-      const off = active.bytes;
-      try {
-        let done = 0;
-        while (done < buf.length) done += writeSync(this.#fd!, buf, done, buf.length - done);
-      } catch (err) {
-        // Part of the line may be on disk: reopen and cut back to the last whole line next time.
-        this.#closeFd();
-        this.#mustTruncate = true;
-        throw err;
-      }
-      active.bytes += buf.length;
-      return { seg: active.seq, off, len: buf.length };
+      let end = from + 1;
+      let bytes = first;
+      while (end < to && active.bytes + bytes + lines[end]!.buf.length <= this.#segmentBytes) bytes += lines[end++]!.buf.length;
+      const buf = end - from === 1 ? lines[from]!.buf : Buffer.concat(lines.slice(from, end).map((l) => l.buf), bytes);
+      this.#file.write(buf);
+      return { seg: active, off: active.bytes, end };
     }
-  }
-
-  /** Opens the active segment for appending; false (and the segment frozen) when its file is not as we left it. */
-  #openActive(active: Segment): boolean {
-    // Tightening an existing folder is done (best effort) on open; here only create a missing one.
-    mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
-    const file = this.#segmentPath(active.seq);
-    const fd = openSync(file, 'a', 0o600);
-    try {
-      const st = fstatSync(fd);
-      // Never chmod or truncate what is not our own plain file (a link to /dev/full, say).
-      if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file.`), { code: 'EFTYPE' });
-      if (st.size > active.bytes && this.#mustTruncate) {
-        ftruncateSync(fd, active.bytes); // our own torn line
-      } else if (st.size !== active.bytes) {
-        // Someone else's bytes: leave them be and write elsewhere.
-        active.frozen = true;
-        active.bytes = st.size;
-        closeSync(fd);
-        return false;
-      }
-      if (process.platform !== 'win32') fchmodSync(fd, 0o600);
-    } catch (err) {
-      closeSync(fd);
-      throw err;
-    }
-    this.#fd = fd;
-    this.#mustTruncate = false;
-    return true;
   }
 
   #seal(seg: Segment): void {
-    this.#closeFd();
+    this.#file.close();
     this.#writeIndex(seg, Math.max(this.#activeFirst, this.#index.start));
   }
 
@@ -471,16 +466,6 @@ export class SegmentLog<R> {
     } catch {
       // The caller's handler must not turn a lost record into a crash.
     }
-  }
-
-  #closeFd(): void {
-    if (this.#fd === undefined) return;
-    try {
-      closeSync(this.#fd);
-    } catch {
-      // already gone
-    }
-    this.#fd = undefined;
   }
 
   // ---- helpers -------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // Deferred writes of a record store: appended records wait FLUSH_DELAY_MS (25 ms) and are then
-// written in one batch, so the disk write (and redaction) happens after the caller's answer has
+// written in one batch (one write of their lines, segment-log.ts), so the disk write (and redaction) happens after the caller's answer has
 // gone out rather than on every call's round trip. The owner flushes before every read and on
 // dispose, so nothing queued is ever missing from a listing.
 
@@ -7,13 +7,13 @@
 export const FLUSH_DELAY_MS = 25;
 
 export class WriteQueue<R> {
-  readonly #write: (rec: R) => void;
+  readonly #write: (batch: readonly R[]) => void;
   readonly #delayMs: number;
   #queued: R[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** `write` is called for each record, in order, when the queue flushes. */
-  constructor(write: (rec: R) => void, delayMs = FLUSH_DELAY_MS) {
+  /** `write` is called with the queued records, in order, when the queue flushes. */
+  constructor(write: (batch: readonly R[]) => void, delayMs = FLUSH_DELAY_MS) {
     this.#write = write;
     this.#delayMs = delayMs;
   }
@@ -32,7 +32,7 @@ export class WriteQueue<R> {
     const batch = this.#queued;
     if (batch.length === 0) return;
     this.#queued = [];
-    for (const rec of batch) this.#write(rec);
+    this.#write(batch);
   }
 
   get size(): number {

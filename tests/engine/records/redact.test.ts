@@ -28,6 +28,17 @@ describe('redactSecrets', () => {
     const plain = 'task-list of 20 skills, bearer bonds, github_pat is a name';
     expect(redactSecrets(plain, [])).toBe(plain);
   });
+
+  it('redacts a token that is a whole value, with no space around it (a record field, a key)', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    for (const token of ['ghp_0123456789abcdefghijABCDEFGHIJ', 'github_pat_0123456789abcdefghij_AB', 'sk-ant-api03-abcdefghijklmnopqrstuv', 'xoxb-0123456789-abc', 'AKIAIOSFODNN7EXAMPLE', 'ASIAIOSFODNN7EXAMPLE', jwt]) {
+      expect(redactSecrets(token, []), token).toBe('[redacted]');
+    }
+    expect(redactSecrets('postgres://admin:pw@db', [])).toBe('postgres://admin:[redacted]@db');
+    expect(redactSecrets('/v1?api_key=abcd', [])).toBe('/v1?api_key=[redacted]');
+    expect(redactSecrets('Bearer\u00a0abcdefghijklmnop123', [])).toBe('Bearer\u00a0[redacted]');
+    for (const plain of ['01JEXAMPLE0000AB', '2026-12-06T04:44:35.310Z', 'github.search_code', 'cancelled']) expect(redactSecrets(plain, [])).toBe(plain);
+  });
 });
 
 describe('redactDeep', () => {

@@ -233,6 +233,27 @@ describe('segment log with fairBy', () => {
     });
   const rec = (i: number, who: string): Rec => ({ id: `r-${String(i).padStart(7, '0')}`, t: i, who });
 
+  it('writes deferred bursts (one write each) to the same files, byte for byte, as record-by-record appends, caps included', () => {
+    const single = openFair(false);
+    const burstsDir = `${dir}-bursts`;
+    const bursts = SegmentLog.open<Rec>(burstsDir, { maxBytes: 40_000, segmentBytes: 4_000, deferWrites: true, tags: ['who'], index: (r) => ({ id: r.id, time: r.t, tags: [r.who] }), searchText: (r) => [r.who], fairBy: { tag: 'who', keepRecent: 5 } });
+    try {
+      for (let i = 0; i < 3_000; i++) {
+        const r = rec(i, i % 7 === 0 ? 'quiet' : 'loud');
+        single.append(r);
+        bursts.append(r);
+        if (i % 97 === 96) bursts.flush();
+      }
+      expect(bursts.query({ limit: 10_000 })).toEqual(single.query({ limit: 10_000 }));
+      const filesOf = (d: string) => Object.fromEntries(readdirSync(d).sort().map((n) => [n, readFileSync(path.join(d, n), 'utf8')]));
+      expect(filesOf(burstsDir)).toEqual(filesOf(dir));
+      expect(Object.keys(filesOf(dir)).length).toBeGreaterThan(4);
+    } finally {
+      single.dispose();
+      bursts.dispose();
+    }
+  });
+
   it('keeps a quiet writer\'s newest records through 12,000 of a loud one\'s, closing the holes they leave; get, paging and a restart agree', () => {
     const log = SegmentLog.open<Rec>(dir, { maxBytes: 40_000, segmentBytes: 4_000, tags: ['who'], index: (r) => ({ id: r.id, time: r.t, tags: [r.who] }), searchText: (r) => [r.who], fairBy: { tag: 'who', keepRecent: 5 } });
     try {

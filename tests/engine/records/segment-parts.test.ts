@@ -124,9 +124,13 @@ describe('write queue', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it(`writes nothing during push, then the whole burst in order after ${FLUSH_DELAY_MS} ms`, () => {
+  it(`writes nothing during push, then the whole burst in order, as one batch, after ${FLUSH_DELAY_MS} ms`, () => {
     const written: number[] = [];
-    const q = new WriteQueue<number>((n) => written.push(n));
+    let batches = 0;
+    const q = new WriteQueue<number>((batch) => {
+      batches++;
+      written.push(...batch);
+    });
     q.push(1);
     vi.advanceTimersByTime(10);
     q.push(2);
@@ -136,12 +140,13 @@ describe('write queue', () => {
     expect(written).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(written).toEqual([1, 2, 3]);
+    expect(batches).toBe(1);
     expect(q.size).toBe(0);
   });
 
   it('writes at once on flush and starts a new wait for the next record', () => {
     const written: number[] = [];
-    const q = new WriteQueue<number>((n) => written.push(n));
+    const q = new WriteQueue<number>((batch) => written.push(...batch));
     q.push(1);
     q.flush();
     expect(written).toEqual([1]);

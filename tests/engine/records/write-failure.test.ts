@@ -24,23 +24,27 @@ describe('write failures', () => {
   // A real refusal from the kernel, not a mock: the next segment's path is a directory, so
   // opening it fails with EISDIR exactly as a full or broken disk would fail the write.
   // (Permissions cannot be used here: tests run as root, which ignores them; see below.)
-  it('reports a lost write once, keeps serving every record, and reports again only after a success', () => {
+  // Deferred, the records of a burst are written in one write, and tried again one by one when it fails.
+  it.each([false, true])('reports a lost write once, keeps serving every record, and reports again only after a success (deferred writes: %s)', (deferWrites) => {
     const errors: NodeJS.ErrnoException[] = [];
     // Three records fill a segment, so the fourth has to open segment 2.
-    const store = RunStore.open(dir, { segmentBytes: lineBytes * 3 + 10, onError: (e) => errors.push(e) });
+    const store = RunStore.open(dir, { segmentBytes: lineBytes * 3 + 10, onError: (e) => errors.push(e), deferWrites });
     mkdirSync(path.join(dir, segment(2)), { recursive: true });
     for (let i = 1; i <= 6; i++) store.append(makeRun(i));
+    store.count(); // writes what is deferred
     expect(errors.map((e) => e.code)).toEqual(['EISDIR']);
     expect(store.list({ limit: 100 }).map((r) => r.id)).toEqual([6, 5, 4, 3, 2, 1].map((i) => makeRun(i).id));
     expect(store.get(makeRun(5).id)).toEqual(makeRun(5));
 
     rmdirSync(path.join(dir, segment(2)));
     store.append(makeRun(7));
+    store.count();
     expect(errors).toHaveLength(1);
     expect(readFileSync(path.join(dir, segment(2)), 'utf8')).toContain(makeRun(7).id);
 
     mkdirSync(path.join(dir, segment(3)));
     for (let i = 8; i <= 11; i++) store.append(makeRun(i));
+    store.count();
     expect(errors.map((e) => e.code)).toEqual(['EISDIR', 'EISDIR']);
     store.dispose();
     rmdirSync(path.join(dir, segment(3)));
