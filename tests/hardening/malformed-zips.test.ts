@@ -42,7 +42,7 @@ function shortZip64Extra(): Buffer {
 }
 
 /** A small PRNG with a fixed seed (mulberry32), so every run flips the same bytes. */
-function random(docs/code-mode.md: number): () => number {
+function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
