@@ -34,13 +34,16 @@ export const ENGINE_NODE_FLAGS = Object.freeze(['--max-semi-space-size=2', '--op
  * glibc malloc settings for the engine's process (Linux; other C libraries ignore the variable).
  * Measured in an idle engine on the first-run home (gdb, malloc_stats): 22 MB of malloc memory
  * held, 4.7 MB of it in use. Each thread that allocates (V8's GC and compiler threads, the
- * sandbox workers) gets an arena of its own and keeps what it freed; and glibc raises its trim
- * threshold to twice the largest block it ever handed back by munmap, after which freed memory
- * at the top of an arena is never returned. Two arenas, and a fixed mmap threshold (which keeps
- * the trim threshold at its 128 KB default), give most of it back. A GLIBC_TUNABLES of the
- * user's own comes after ours, so its settings win.
+ * sandbox workers) gets an arena of its own and keeps what it freed: two arenas. And V8's
+ * parser and compilers allocate their working memory in 32 KB segments (peak ~33 MB while the
+ * engine loads its modules), freed when a compile ends but scattered through the arenas, where
+ * freed memory between blocks still in use is never given back: with a mmap threshold of
+ * 32 KB each such segment is a mapping of its own, unmapped when freed (right after 1,000 code
+ * runs: 84–89 against 95–99 MB, for ~3 more mmap/munmap calls a run; docs/measurements.md,
+ * "Hot path"). A fixed threshold also keeps glibc's trim threshold at its 128 KB default. A
+ * GLIBC_TUNABLES of the user's own comes after ours, so its settings win.
  */
-export const ENGINE_MALLOC_TUNABLES = 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072';
+export const ENGINE_MALLOC_TUNABLES = 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=32768';
 
 /**
  * The environment to start an engine with: `env` plus the malloc settings on Linux.

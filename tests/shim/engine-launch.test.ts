@@ -48,7 +48,7 @@ describe('how the shim starts an engine', () => {
   });
 
   it("gives the engine two malloc arenas and a fixed mmap threshold on Linux, the user's own tunables winning", () => {
-    expect(engineEnv({ PATH: '/bin' }, 'linux')).toEqual({ PATH: '/bin', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072' });
+    expect(engineEnv({ PATH: '/bin' }, 'linux')).toEqual({ PATH: '/bin', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=32768' });
     expect(engineEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }, 'linux').GLIBC_TUNABLES).toBe(`${ENGINE_MALLOC_TUNABLES}:glibc.malloc.arena_max=4`);
     expect(engineEnv({ PATH: '/bin' }, 'darwin')).toEqual({ PATH: '/bin' });
     expect(engineEnv({ PATH: 'C:\\bin' }, 'win32')).toEqual({ PATH: 'C:\\bin' });

@@ -12,7 +12,7 @@ use std::thread;
 /// (the installed app has none and starts the desktop app instead).
 const ENGINE_COMMAND_FILE: &str = "engine-command.json";
 /// glibc malloc settings for the engine (see ENGINE_MALLOC_TUNABLES in engine-launch.mjs).
-pub(crate) const ENGINE_MALLOC_TUNABLES: &str = "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072";
+pub(crate) const ENGINE_MALLOC_TUNABLES: &str = "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=32768";
 pub(crate) const ENGINE_COMMAND_ENV: &str = "SWITCHBOARD_ENGINE_COMMAND";
 
 fn parse_command(raw: &str, what: &str) -> Vec<String> {

@@ -5,7 +5,7 @@
 // exception. yauzl reports what the central directory says but not the kind of file an entry is
 // (a Unix mode's type bits: file, folder, symbolic link, device, fifo, socket), which decides
 // whether it may be unpacked at all; `kindOf` reads it.
-import { getFileNameLowLevel, fromBufferPromise, type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 
 export type EntryKind = 'file' | 'folder' | 'symlink' | 'device' | 'fifo' | 'socket' | 'unknown';
 
@@ -76,6 +76,9 @@ function kindOf(versionMadeBy: number, external: number, name: string): EntryKin
  */
 export async function openZip(bytes: Uint8Array, opts: { maxEntries: number }): Promise<ZipReader> {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Loaded on first use: only installing a bundle reads a zip, and an engine that never does
+  // need not hold yauzl's code (docs/measurements.md, "Hot path").
+  const { fromBufferPromise, getFileNameLowLevel } = await import('yauzl');
   let zip: ZipFile;
   try {
     // Names are decoded below without yauzl's own path check, so the caller's refusal (naming the

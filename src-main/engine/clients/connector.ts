@@ -48,15 +48,13 @@ export function findOnPath(name: string, e: ClientEnv): string | null {
 }
 
 export class Connector {
-  /** Reads and edits the server list in the client's file, in the file's format. */
-  private readonly editor: ServerListEditor;
+  /** Reads and edits the server list in the client's file, in the file's format; loaded on first use. */
+  private editorLoad: Promise<ServerListEditor> | undefined;
 
   constructor(
     readonly spec: ClientSpec,
     private readonly opts: ConnectorOptions,
-  ) {
-    this.editor = serverListEditor(spec);
-  }
+  ) {}
 
   get id(): string {
     return this.spec.id;
@@ -128,8 +126,12 @@ export class Connector {
     return this.spec.cli ? findOnPath(this.spec.cli, this.opts) : null;
   }
 
-  private entries(file: ClientFile): Record<string, unknown> {
-    return this.editor.read(file.text, file.path) ?? {};
+  private editor(): Promise<ServerListEditor> {
+    return (this.editorLoad ??= serverListEditor(this.spec));
+  }
+
+  private async entries(file: ClientFile): Promise<Record<string, unknown>> {
+    return (await this.editor()).read(file.text, file.path) ?? {};
   }
 
   /** Every server entry in the client's file, ours included. Missing file (or no file at all: copy-paste clients) → {}. */
@@ -147,7 +149,7 @@ export class Connector {
   async legacyEntries(): Promise<{ file: string; entries: string[] }[]> {
     const out: { file: string; entries: string[] }[] = [];
     for (const file of this.legacyFiles()) {
-      out.push({ file, entries: Object.keys(this.entries(await readClientFile(file))).filter((n) => n.startsWith(ENTRY_PREFIX)) });
+      out.push({ file, entries: Object.keys(await this.entries(await readClientFile(file))).filter((n) => n.startsWith(ENTRY_PREFIX)) });
     }
     return out;
   }
@@ -159,7 +161,7 @@ export class Connector {
   async readImportableServers(): Promise<Record<string, unknown>> {
     const current = await this.readServers();
     let legacy: Record<string, unknown> = {};
-    for (const f of this.legacyFiles()) legacy = { ...this.entries(await readClientFile(f)), ...legacy };
+    for (const f of this.legacyFiles()) legacy = { ...(await this.entries(await readClientFile(f))), ...legacy };
     return { ...legacy, ...current };
   }
 
@@ -191,9 +193,9 @@ export class Connector {
     };
   }
 
-  private verifier(file: ClientFile, expect: Record<string, unknown>): (text: string) => string | null {
+  private verifier(editor: ServerListEditor, file: ClientFile, expect: Record<string, unknown>): (text: string) => string | null {
     return (text) => {
-      const got = this.entries({ ...file, text });
+      const got = editor.read(text, file.path) ?? {};
       for (const [name, value] of Object.entries(expect)) {
         if (value === undefined ? name in got : !isDeepStrictEqual(got[name], value)) {
           return value === undefined ? `"${name}" is still there` : `the "${name}" entry is missing or different`;
@@ -221,7 +223,7 @@ export class Connector {
     this.assertFile(change.add ? 'add an entry to' : 'remove an entry from');
     const file = await readClientFile(this.configPath());
     const state = await readClientState(this.opts.home, this.stateId);
-    const current = this.entries(file);
+    const current = await this.entries(file);
     const addName = change.add ? entryName(change.add.profile) : null;
     const addEntry = change.add ? this.spec.entryFor(change.add.shim) : null;
     const toRemove = change.remove.filter((n) => n in current && n !== addName);
@@ -244,19 +246,20 @@ export class Connector {
     if (cli) {
       record = await this.applyWithCli(cli, file, toRemove, needsAdd && addName ? { name: addName, entry: addEntry! } : null, expect);
     } else {
+      const editor = await this.editor();
       let text = file.text;
       // Added before the others go: it then takes the indentation of the entries beside it, as
       // the file has them, rather than one guessed for an emptied object.
       if (needsAdd && addName) {
-        const r = this.editor.set(text, addName, addEntry!, { eol: file.eol, indent: file.indent }, file.path);
+        const r = editor.set(text, addName, addEntry!, { eol: file.eol, indent: file.indent }, file.path);
         text = r.text;
         created = r.created;
       }
       for (const n of toRemove) {
         const profile = n.startsWith(ENTRY_PREFIX) ? n.slice(ENTRY_PREFIX.length) : null;
-        text = this.editor.remove(text, n, file.path, (profile && state.entries[profile]?.created) || 'none');
+        text = editor.remove(text, n, file.path, (profile && state.entries[profile]?.created) || 'none');
       }
-      record = await writeClientFile(file, text, { home: this.opts.home, client: this.stateId, verify: this.verifier(file, expect) });
+      record = await writeClientFile(file, text, { home: this.opts.home, client: this.stateId, verify: this.verifier(editor, file, expect) });
     }
 
     const next: ClientState = { ...state, lastWrite: record, entries: { ...state.entries } };
@@ -287,14 +290,15 @@ export class Connector {
         throw new ClientFileError('cli-failed', `"claude ${args.slice(0, 4).join(' ')}" failed: ${(e.stderr || e.message).trim()}`);
       }
     };
-    const existing = this.entries(file);
+    const editor = await this.editor();
+    const existing = await this.entries(file);
     for (const n of remove) await claude(['mcp', 'remove', '--scope', 'user', n]);
     if (add) {
       if (add.name in existing) await claude(['mcp', 'remove', '--scope', 'user', add.name]);
       await claude(['mcp', 'add-json', '--scope', 'user', add.name, JSON.stringify(add.entry)]);
     }
     const after = await readClientFile(file.path);
-    const problem = this.verifier(file, expect)(after.text);
+    const problem = this.verifier(editor, file, expect)(after.text);
     if (problem) throw new ClientFileError('verify-failed', `Claude Code's CLI ran, but ${file.path} does not show the change: ${problem}`);
     return { file: file.path, sha256: sha256(after.bytes), backup, time: new Date().toISOString() };
   }
@@ -412,7 +416,7 @@ export class Connector {
       try {
         const copy = await readClientFile(file);
         if (!copy.exists) continue;
-        this.entries(copy);
+        await this.entries(copy);
         return { file, time: (await stat(file)).mtime.toISOString() };
       } catch {
         // Not readable either (or gone): an older copy may be.

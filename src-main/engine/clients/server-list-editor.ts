@@ -4,8 +4,6 @@
 // own bytes. The connector picks the editor once, from the client's catalog entry.
 import type { ClientSpec } from './client-specs.ts';
 import { jsonServerList, type Layout } from './json-entry-edit.ts';
-import { tomlListServerList, tomlTableServerList } from './toml-entry-edit.ts';
-import { yamlServerList } from './yaml-entry-edit.ts';
 
 /** What a connect had to create around its entry, so that disconnect can take it out again. */
 export type Created = 'none' | 'container' | 'empty-file';
@@ -19,12 +17,21 @@ export interface ServerListEditor {
   remove(text: string, name: string, file: string, created: Created): string;
 }
 
-export function serverListEditor(spec: Pick<ClientSpec, 'format' | 'container' | 'tomlList' | 'yaml'>): ServerListEditor {
+/**
+ * The editor for the client's format. The TOML and YAML editors, with their parsers (~200 KB of
+ * code), load on first use: an engine that never edits such a file need not hold them
+ * (docs/measurements.md, "Hot path").
+ */
+export async function serverListEditor(spec: Pick<ClientSpec, 'format' | 'container' | 'tomlList' | 'yaml'>): Promise<ServerListEditor> {
   switch (spec.format) {
-    case 'toml':
+    case 'toml': {
+      const { tomlListServerList, tomlTableServerList } = await import('./toml-entry-edit.ts');
       return spec.tomlList ? tomlListServerList(spec.container[0]!, spec.tomlList.nameField) : tomlTableServerList(spec.container[0]!);
-    case 'yaml':
+    }
+    case 'yaml': {
+      const { yamlServerList } = await import('./yaml-entry-edit.ts');
       return yamlServerList({ container: spec.container[0]!, style: 'map', ...spec.yaml });
+    }
     case 'json':
       return jsonServerList(spec.container);
   }
