@@ -15,6 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BootDeps } from './boot.ts';
 import { waitFile } from './processes.ts';
 import { threadsCpuNs } from './thread-cpu.ts';
+import { ENGINE_NODE_FLAGS, engineEnv } from '../src-main/shim/engine-launch.mjs';
 
 /** The same as the boot section's: the checkout, rounds, the checkout to compare, the native shim. */
 export type CodeCallsDeps = BootDeps;
@@ -56,10 +57,10 @@ async function startSide(label: string, checkout: string, deps: CodeCallsDeps): 
   );
   // The engine is started here (as `serve`), the same flags as a launched one, so it can be profiled.
   const prof = process.env.BENCH_ENGINE_PROF;
-  const flags = ['--max-semi-space-size=2', '--optimize-for-size', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.join(prof, label || 'after')}`] : [])];
+  const flags = [...ENGINE_NODE_FLAGS, ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.join(prof, label || 'after')}`] : [])];
   const engine = spawn(process.execPath, [...flags, path.join(checkout, 'bin/switchboard.mjs'), 'serve', '--home', home], {
     stdio: 'ignore',
-    env: { ...process.env, GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072' },
+    env: engineEnv(),
   });
   await waitFile(path.join(home, 'run/engine.json'));
   const shim = (profile: string): [string, string[]] =>
