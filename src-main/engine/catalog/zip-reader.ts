@@ -78,7 +78,9 @@ export async function openZip(bytes: Uint8Array, opts: { maxEntries: number }): 
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // Loaded on first use: only installing a bundle reads a zip, and an engine that never does
   // need not hold yauzl's code (docs/measurements.md, "Hot path").
-  const { fromBufferPromise, getFileNameLowLevel } = await import('yauzl');
+  // A CommonJS module: its exports object is `default` both in Node and in the bundle, where
+  // esbuild does not copy them out as named exports of a dynamic import.
+  const { fromBufferPromise, getFileNameLowLevel } = (await import('yauzl')).default;
   let zip: ZipFile;
   try {
     // Names are decoded below without yauzl's own path check, so the caller's refusal (naming the
