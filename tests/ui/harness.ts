@@ -83,12 +83,26 @@ export interface ServeOptions {
   port?: number;
 }
 
+/**
+ * This machine's PATH without the folders inside the checkout: `npm test` puts the checkout's
+ * node_modules/.bin first, so a page naming where `npx` was found (the catalog's review) would
+ * show the checkout's folder. A person's PATH has none of those.
+ */
+function pathOutsideCheckout(): string {
+  const root = ROOT.replace(/[\\/]+$/, '');
+  return (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((d) => d && d !== root && !d.startsWith(root + path.sep))
+    .join(path.delimiter);
+}
+
 /** `config` null: no config.json, so the engine's first run writes its default (the demo profiles). */
 export async function serve(config: unknown, opts: ServeOptions = {}): Promise<Served> {
   const home = opts.home ?? mkdtempSync(path.join(os.tmpdir(), 'sb-ui-'));
   const configFile = path.join(home, 'config.json');
   if (config !== null) writeFileSync(configFile, `${JSON.stringify(opts.welcome ? config : welcomeDone(config), null, 2)}\n`);
-  const env = opts.user ? { ...process.env, HOME: opts.user, XDG_CONFIG_HOME: path.join(opts.user, '.config') } : process.env;
+  const machine = { ...process.env, PATH: pathOutsideCheckout() };
+  const env = opts.user ? { ...machine, HOME: opts.user, XDG_CONFIG_HOME: path.join(opts.user, '.config') } : machine;
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/switchboard.mjs'), 'serve', '--home', home, '--port', String(opts.port ?? 0)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, ...opts.env },
