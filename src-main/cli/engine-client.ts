@@ -1,7 +1,7 @@
 // The CLI's way to the engine: a control connection on the engine socket, and starting an
 // engine in the background when a command needs one.
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { APP_BIN } from '../engine/platform/app-root.ts';
@@ -11,6 +11,7 @@ import { SwitchboardError } from '../../src-shared/errors.ts';
 import type { HomePaths } from '../engine/platform/home.ts';
 import { MAX_MESSAGE_BYTES } from '../engine/gateway/line-transport.ts';
 import { LineSplitter } from '../shim/line-splitter.mjs';
+import { openHomeAppendSync } from '../shim/home-file.mjs';
 
 const BIN = APP_BIN;
 
@@ -88,10 +89,16 @@ export function spawnBackgroundEngine(paths: HomePaths): (() => void) | undefine
   const release = claimEngineStart(paths.home);
   if (!release) return undefined;
   mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
-  const fd = openSync(path.join(paths.logsDir, 'engine.out.log'), 'a', 0o600);
+  let out: 'ignore' | number = 'ignore';
+  try {
+    // Never waits on a pipe planted under the log's name (home-file.mjs).
+    out = openHomeAppendSync(path.join(paths.logsDir, 'engine.out.log'));
+  } catch {
+    // Not writable, or not a file of ours: the engine still starts, without this log.
+  }
   const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, BIN, 'engine', '--home', paths.home], {
     detached: true,
-    stdio: ['ignore', fd, fd],
+    stdio: ['ignore', out, out],
     windowsHide: true,
     env: engineEnv(),
   });

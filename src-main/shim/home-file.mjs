@@ -19,6 +19,14 @@ export const MAX_HOME_FILE_BYTES = 1 << 20;
 
 // Windows has neither flag (nor FIFOs that an open blocks on); the descriptor checks still apply.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+// For a file the user may keep as a link (config.json and clients' files in a dotfiles setup):
+// still never an open that waits for a writer.
+const OPEN_FLAGS_FOLLOW = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+// Appending to a home file (a server's log, the records' active segment): a FIFO with no reader
+// fails at once (ENXIO) instead of waiting for one, and one with a reader is refused by fstat.
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/** @typedef {{ maxBytes?: number, anyOwner?: boolean, followLinks?: boolean }} HomeReadOptions */
 
 /** @param {string} code @param {string} message */
 function refused(code, message) {
@@ -30,13 +38,14 @@ function refused(code, message) {
  * a symbolic link) and with code ENOTREG (not a regular file), EFOREIGN (another user's) or EFBIG
  * (over `maxBytes`), each with a sentence naming the file. `anyOwner` lets another user's file
  * be read (still only a regular file): for the records, which a read-only home may hold as
- * another user's and which are shown, never trusted.
- * @param {string} file @param {{ maxBytes?: number, anyOwner?: boolean }} [opts]
+ * another user's and which are shown, never trusted. `followLinks` opens what a symbolic link
+ * points at (still only a regular file): for the files a person may keep as links.
+ * @param {string} file @param {HomeReadOptions} [opts]
  * @returns {Buffer}
  */
 export function readHomeFileSync(file, opts = {}) {
   const max = opts.maxBytes ?? MAX_HOME_FILE_BYTES;
-  const fd = openSync(file, OPEN_FLAGS);
+  const fd = openSync(file, opts.followLinks ? OPEN_FLAGS_FOLLOW : OPEN_FLAGS);
   try {
     const st = fstatSync(fd);
     checkOpened(file, st, max, opts.anyOwner === true);
@@ -68,24 +77,28 @@ function checkOpened(file, st, max, anyOwner) {
 }
 
 /**
- * readHomeFileSync without blocking the event loop (the engine's documents,
- * engine/config/json-document.ts): the same open flags and checks, then one bounded read.
- * @param {string} file @param {{ maxBytes?: number, anyOwner?: boolean }} [opts]
+ * readHomeFileSync without blocking the event loop (config.json, the engine's documents,
+ * clients' files): the same open flags and checks, then a read bounded the same way. Nothing in
+ * the thread pool waits on a pipe either: a thread stuck there would also hold up the process's
+ * exit, past any stop deadline.
+ * @param {string} file @param {HomeReadOptions} [opts]
  * @returns {Promise<Buffer>}
  */
 export async function readHomeFile(file, opts = {}) {
   const max = opts.maxBytes ?? MAX_HOME_FILE_BYTES;
-  const handle = await open(file, OPEN_FLAGS);
+  const handle = await open(file, opts.followLinks ? OPEN_FLAGS_FOLLOW : OPEN_FLAGS);
   try {
-    checkOpened(file, await handle.stat(), max, opts.anyOwner === true);
-    // One byte over the bound tells a file that grew after the stat.
-    const buf = Buffer.allocUnsafe(max + 1);
+    const st = await handle.stat();
+    checkOpened(file, st, max, opts.anyOwner === true);
+    // Sized by the stat, one byte over to tell a file that grew after it; grown up to the bound.
+    let buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
     let n = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buf, n, buf.length - n, null);
       if (bytesRead === 0) break;
       n += bytesRead;
       if (n > max) throw refused('EFBIG', `${file} is larger than ${max} bytes; it was not read.`);
+      if (n === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(Math.min(buf.length, max + 1 - n))], Math.min(buf.length * 2, max + 1));
     }
     return buf.subarray(0, n);
   } finally {
@@ -94,9 +107,44 @@ export async function readHomeFile(file, opts = {}) {
 }
 
 /**
+ * Opens a home file for appending (made with mode 0600 when missing), never waiting on a pipe
+ * and never through a symbolic link: returns the descriptor of a regular file of this user, or
+ * throws (ENXIO for a pipe nobody reads, ELOOP for a link, ENOTREG or EFOREIGN as above).
+ * @param {string} file
+ * @returns {number}
+ */
+export function openHomeAppendSync(file) {
+  const fd = openSync(file, APPEND_FLAGS, 0o600);
+  try {
+    checkOpened(file, fstatSync(fd), Number.MAX_SAFE_INTEGER, false);
+    return fd;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/**
+ * Opens a home file for reading at offsets (the records' segments), with the same checks as
+ * readHomeFileSync; the caller closes the descriptor.
+ * @param {string} file @param {{ anyOwner?: boolean }} [opts]
+ * @returns {number}
+ */
+export function openHomeReadSync(file, opts = {}) {
+  const fd = openSync(file, OPEN_FLAGS);
+  try {
+    checkOpened(file, fstatSync(fd), Number.MAX_SAFE_INTEGER, opts.anyOwner === true);
+    return fd;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/**
  * The text of `file` (UTF-8) as readHomeFileSync reads it, or undefined when it is missing or
  * refused.
- * @param {string} file @param {{ maxBytes?: number, anyOwner?: boolean }} [opts]
+ * @param {string} file @param {HomeReadOptions} [opts]
  * @returns {string | undefined}
  */
 export function readHomeText(file, opts) {

@@ -14,12 +14,13 @@
 // sent to it (and the client has answered that engine's own requests); the two connections'
 // lines reach the client whole (stdout-mux.mjs).
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { answerFromBoot, clientNameOf, initializeFromBoot, readBootAnswer } from './boot-answer.mjs';
 import { claimEngineStart, engineCommand, engineEnv } from './engine-launch.mjs';
 import { EngineAnswers } from './engine-answers.mjs';
+import { openHomeAppendSync } from './home-file.mjs';
 import { resolveHome, socketPath } from './home-paths.mjs';
 import { NoticeCutter } from './engine-notice.mjs';
 import { LineSplitter } from './line-splitter.mjs';
@@ -258,10 +259,11 @@ export async function runShim(argv) {
     let out = /** @type {import('node:child_process').StdioOptions} */ ('ignore');
     try {
       mkdirSync(logDir, { recursive: true, mode: 0o700 });
-      const fd = openSync(path.join(logDir, 'engine.out.log'), 'a', 0o600);
+      // Never waits on a pipe planted under the log's name (home-file.mjs).
+      const fd = openHomeAppendSync(path.join(logDir, 'engine.out.log'));
       out = ['ignore', fd, fd];
     } catch {
-      // A home we cannot write to: the engine reports it itself.
+      // A home we cannot write to (or something planted as the log): the engine reports it itself.
     }
     /** @type {import('./engine-launch.mjs').EngineCommand} */
     let cmd;

@@ -160,6 +160,90 @@ describe('issue 29: things planted in the home', () => {
     }
   }, 180_000);
 
+  hardeningCase('attack', "FIFOs planted at config.json, a server's log, the engine's own log and a client's file freeze neither the engine, nor a shim, nor the engine's stop", async (tally) => {
+    // config.json itself a pipe: the engine starts, says what is wrong and what to do, and stops on SIGTERM.
+    const bare = makeHome();
+    const configFifo = path.join(bare, 'config.json');
+    execFileSync('mkfifo', ['-m', '600', configFifo]);
+    let engine: Awaited<ReturnType<typeof serveEngine>> | undefined;
+    try {
+      await tally.attempt('the engine starts with config.json a FIFO and names the problem', async () => {
+        engine = await within(serveEngine(bare), 20_000, 'serve with config.json a FIFO');
+        const status = await within(engine.api<{ config: { valid: boolean; problems: { message: string }[] } }>('status'), 5_000, 'status');
+        expect(status.config.valid).toBe(false);
+        expect(status.config.problems.map((p) => p.message).join('\n')).toMatch(/config\.json is not a regular file .* move it away/);
+      });
+      await tally.attempt('that engine is gone within 5 s of SIGTERM (a thread waiting on the pipe held up its exit for good)', async () => {
+        expect(engine).toBeDefined();
+        const t0 = Date.now();
+        const exited = new Promise((r) => engine!.proc.once('exit', r));
+        engine!.proc.kill('SIGTERM');
+        await within(exited, 5_000, 'exit after SIGTERM');
+        expect(Date.now() - t0).toBeLessThan(5_000);
+        expect(lstatSync(configFifo).isFIFO()).toBe(true);
+      });
+    } finally {
+      releaseFifo(configFifo);
+      engine?.proc.kill('SIGKILL');
+    }
+
+    // A server writing to stderr with a pipe as its log, and a pipe as the engine's own log (the
+    // shim that starts the engine opens that one).
+    const spam = { servers: { spam: fixtureServer('stderr-spam.mjs') }, profiles: { p: { servers: ['spam'] } } };
+    const home = makeHome(spam);
+    const logs = ['logs/spam.log', 'logs/engine.out.log'].map((f) => path.join(home, f));
+    for (const kind of KINDS) {
+      for (const f of logs) {
+        mkdirSync(path.dirname(f), { recursive: true, mode: 0o700 });
+        rmSync(f, { force: true });
+        execFileSync('mkfifo', ['-m', '600', f]);
+      }
+      const { client, transport } = shimClient(kind, home);
+      try {
+        await tally.attempt(`the ${kind} shim starts the engine and calls a server that writes to its log, both logs FIFOs`, async () => {
+          await within(client.connect(transport), 30_000, 'initialize');
+          await within(
+            waitFor(async () => ((await client.listTools()).tools.some((t) => t.name === 'spam__count') ? true : undefined), 20_000, 'spam__count'),
+            25_000,
+            'tools/list',
+          );
+          // The server has written thousands of lines by now; every flush met the pipe.
+          await new Promise((r) => setTimeout(r, 500));
+          const r = await within(client.callTool({ name: 'spam__count', arguments: {} }), 10_000, 'tools/call');
+          expect(Number((r.content as { text: string }[])[0]!.text)).toBeGreaterThan(0);
+          for (const f of logs) expect(lstatSync(f).isFIFO()).toBe(true);
+        });
+      } finally {
+        for (const f of logs) releaseFifo(f);
+        await client.close();
+        await noEngine(home);
+      }
+    }
+
+    // A client's file a pipe: connecting says so at once, the engine goes on answering, the pipe stays.
+    const user = makeHome();
+    const cursorFile = path.join(user, '.cursor', 'mcp.json');
+    mkdirSync(path.dirname(cursorFile), { recursive: true });
+    execFileSync('mkfifo', ['-m', '600', cursorFile]);
+    const served = await serveEngine(makeHome(CONFIG), { ...process.env, HOME: user, XDG_CONFIG_HOME: path.join(user, '.config') });
+    try {
+      await tally.attempt("connecting Cursor, whose file is a FIFO, is refused with a sentence, and nothing hangs", async () => {
+        const refused = await within(
+          served.api('clients.connect', { client: 'cursor', profile: 'p' }).then(() => 'connected', (err: Error) => err.message),
+          5_000,
+          'clients.connect',
+        );
+        expect(refused).toMatch(/mcp\.json is not a regular file .*Move it away/);
+        await within(served.api('clients.list'), 5_000, 'clients.list');
+        await within(served.api('status'), 5_000, 'status');
+        expect(lstatSync(cursorFile).isFIFO()).toBe(true);
+      });
+    } finally {
+      releaseFifo(cursorFile);
+      await served.stop();
+    }
+  }, 240_000);
+
   hardeningCase('attack', `a folder and links planted among (or in place of) the boot answers neither lift the ${MAX_BOOT_FILES}-file cap nor lose what they point to`, async (tally) => {
     const home = makeHome(CONFIG);
     const dir = path.join(home, 'run', 'boot');

@@ -75,7 +75,9 @@ pub(crate) fn owner_only(dir: &Path) -> std::fs::OpenOptions {
 
 fn engine_log(home: &str) -> Option<std::fs::File> {
     let dir = Path::new(home).join("logs");
-    owner_only(&dir).append(true).create(true).open(dir.join("engine.out.log")).ok()
+    let _ = owner_only(&dir);
+    // A pipe planted under the log's name must not hold the shim (and the client) up.
+    crate::home_file::open_append(&dir.join("engine.out.log")).ok()
 }
 
 /// Starts the engine; false (nothing started) when another starter holds the claim on it.

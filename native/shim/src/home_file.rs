@@ -34,17 +34,8 @@ fn refused(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, what.to_string())
 }
 
-/// The bytes of `file`, read as above: an error when it is missing, a link, not a regular file,
-/// another user's, or larger than `max` bytes.
-pub fn read(file: &Path, max: u64) -> io::Result<Vec<u8>> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(flags::O_NONBLOCK | flags::O_NOFOLLOW);
-    }
-    let f: File = o.open(file)?;
+/// The opened file's metadata when it is a regular file of this user, else why not.
+fn checked(f: &File) -> io::Result<std::fs::Metadata> {
     let meta = f.metadata()?;
     if !meta.file_type().is_file() {
         return Err(refused("not a regular file"));
@@ -57,6 +48,21 @@ pub fn read(file: &Path, max: u64) -> io::Result<Vec<u8>> {
             return Err(refused("another user's file"));
         }
     }
+    Ok(meta)
+}
+
+/// The bytes of `file`, read as above: an error when it is missing, a link, not a regular file,
+/// another user's, or larger than `max` bytes.
+pub fn read(file: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(flags::O_NONBLOCK | flags::O_NOFOLLOW);
+    }
+    let f: File = o.open(file)?;
+    let meta = checked(&f)?;
     if meta.len() > max {
         return Err(refused("too large"));
     }
@@ -67,6 +73,22 @@ pub fn read(file: &Path, max: u64) -> io::Result<Vec<u8>> {
         return Err(refused("too large"));
     }
     Ok(bytes)
+}
+
+/// Opens a home file for appending (made owner-only when missing), as `openHomeAppendSync` does
+/// in home-file.mjs: never waiting on a pipe (one nobody reads fails at once), never through a
+/// link, and only a regular file of this user.
+pub fn open_append(file: &Path) -> io::Result<File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600).custom_flags(flags::O_NONBLOCK | flags::O_NOFOLLOW);
+    }
+    let f: File = o.open(file)?;
+    checked(&f)?;
+    Ok(f)
 }
 
 #[cfg(all(test, unix))]
@@ -99,6 +121,27 @@ mod tests {
         std::fs::write(&foreign, b"x").unwrap();
         if Command::new("chown").arg("65534:65534").arg(&foreign).status().map_or(false, |s| s.success()) {
             assert!(read(&foreign, 5).is_err());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn appends_only_to_a_regular_file_of_this_user_and_never_waits_on_a_pipe() {
+        use std::io::Write;
+        let dir = std::env::temp_dir().join(format!("sb-home-append-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("log");
+        open_append(&log).unwrap().write_all(b"one\n").unwrap();
+        open_append(&log).unwrap().write_all(b"two\n").unwrap();
+        assert_eq!(std::fs::read(&log).unwrap(), b"one\ntwo\n");
+        std::os::unix::fs::symlink(&log, dir.join("link")).unwrap();
+        assert!(open_append(&dir.join("link")).is_err());
+        assert_eq!(std::fs::read(&log).unwrap(), b"one\ntwo\n");
+        let fifo = dir.join("fifo");
+        if Command::new("mkfifo").arg(&fifo).status().map_or(false, |s| s.success()) {
+            let t0 = std::time::Instant::now();
+            assert!(open_append(&fifo).is_err());
+            assert!(t0.elapsed() < std::time::Duration::from_secs(2));
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,7 +1,8 @@
 // `switchboard status [--json]`: never starts an engine; reports on config.json either way.
-import { readFileSync } from 'node:fs';
 import type { StatusReport } from '../../../src-shared/api.ts';
 import { validateConfigText } from '../../../src-shared/config/validate.ts';
+import { readHomeFileSync } from '../../shim/home-file.mjs';
+import { OWN_FILE_READ } from '../../engine/config/atomic-file.ts';
 import { decodeUtf8 } from '../../engine/config/store.ts';
 import { homePaths } from '../../engine/platform/home.ts';
 import { proposalOf } from '../../engine/trust/proposals.ts';
@@ -79,7 +80,7 @@ function clock(iso: string): string {
 export function offlineStatus(file: string, home: string): StatusReport {
   let bytes: Buffer | undefined;
   try {
-    bytes = readFileSync(file);
+    bytes = readHomeFileSync(file, OWN_FILE_READ);
   } catch {
     bytes = undefined;
   }

@@ -10,9 +10,10 @@
 // A folder or pending file that no config.json entry names is removed (sweepBundles); a pending
 // bundle whose entry was approved by hand is unpacked by the engine (bundleUpkeep). Unpacking
 // and sweeping take bundles/.lock, so a sweep never removes a folder an install is adding.
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
+import { readHomeFile } from '../../shim/home-file.mjs';
 import { isProcessAlive, writeFileAtomic } from '../config/atomic-file.ts';
 import { tryLock, withFileLock } from '../config/file-lock.ts';
 import { bundleFolderName, DIGEST_CHARS, readBundle, type Bundle } from './bundle.ts';
@@ -111,9 +112,10 @@ async function release(home: string, folder: string): Promise<void> {
   const file = pendingFile(home, folder);
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    // Only our own pending file, never a pipe or link planted under its name.
+    bytes = await readHomeFile(file, { maxBytes: Infinity });
   } catch {
-    return; // Released meanwhile.
+    return; // Released meanwhile, or not a file of ours.
   }
   let bundle: Bundle | undefined;
   try {

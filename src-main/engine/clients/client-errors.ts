@@ -1,6 +1,7 @@
 // Failures around client config files. The shared ErrorCode set is coarse on purpose; `reason`
 // lets the CLI and the UI tell these cases apart without parsing the sentence.
 import { SwitchboardError, type ErrorCode } from '../../../src-shared/errors.ts';
+import { OWN_FILE_READ } from '../config/atomic-file.ts';
 
 export type ClientErrorReason =
   | 'unknown-client'
@@ -14,7 +15,8 @@ export type ClientErrorReason =
   | 'nothing-to-undo'
   | 'changed-since-write'
   | 'cli-failed'
-  | 'copy-paste-client';
+  | 'copy-paste-client'
+  | 'not-a-file';
 
 const CODES: Record<ClientErrorReason, ErrorCode> = {
   'unknown-client': 'not-found',
@@ -29,6 +31,7 @@ const CODES: Record<ClientErrorReason, ErrorCode> = {
   'changed-since-write': 'io-error',
   'cli-failed': 'upstream-error',
   'copy-paste-client': 'bad-request',
+  'not-a-file': 'io-error',
 };
 
 export class ClientFileError extends SwitchboardError {
@@ -49,6 +52,15 @@ export function fsErrorToClientError(err: unknown, file: string, doing: string):
       'permission-denied',
       `Switchboard may not ${doing} ${file} (permission denied). Nothing was changed; check the file's and its folder's permissions.`,
     );
+  }
+  if (code === 'ENOTREG') {
+    return new ClientFileError(
+      'not-a-file',
+      `${file} is not a regular file (a named pipe, a device or a folder is there); Switchboard did not ${doing} it. Move it away, then try again.`,
+    );
+  }
+  if (code === 'EFBIG') {
+    return new ClientFileError('not-a-file', `${file} is larger than ${OWN_FILE_READ.maxBytes / (1 << 20)} MB, too large for a settings file; Switchboard did not ${doing} it.`);
   }
   if (code === 'EROFS') {
     return new ClientFileError('read-only', `${file} is on a read-only disk; nothing was changed.`);

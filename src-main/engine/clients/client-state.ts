@@ -1,9 +1,10 @@
 // What Switchboard remembers about each client file it wrote: the last write (for undo) and the
 // entries it put there (to report drift when someone else changes them). One small JSON file per
 // client under <home>/clients/, written atomically.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../config/atomic-file.ts';
+import { readHomeFile } from '../../shim/home-file.mjs';
+import { OWN_FILE_READ, writeFileAtomic } from '../config/atomic-file.ts';
 
 export interface WriteRecord {
   /** The client file we wrote. */
@@ -41,11 +42,12 @@ export function backupDir(home: string, client: string): string {
 
 export async function readClientState(home: string, client: string): Promise<ClientState> {
   try {
-    const raw = JSON.parse(await readFile(clientStateFile(home, client), 'utf8')) as Partial<ClientState>;
+    const raw = JSON.parse((await readHomeFile(clientStateFile(home, client), OWN_FILE_READ)).toString('utf8')) as Partial<ClientState>;
     return { entries: raw.entries ?? {}, ...(raw.lastWrite ? { lastWrite: raw.lastWrite } : {}) };
   } catch (err) {
-    // A missing or damaged record only costs undo/drift history; it never blocks a connect.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return { entries: {} };
+    // A missing or damaged record (or something planted in its place) only costs undo/drift
+    // history; it never blocks a connect.
+    if (['ENOENT', 'ENOTREG', 'EFBIG'].includes((err as NodeJS.ErrnoException).code ?? '') || err instanceof SyntaxError) return { entries: {} };
     throw err;
   }
 }

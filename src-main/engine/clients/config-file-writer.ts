@@ -4,9 +4,10 @@
 // everything outside their own entry stays byte for byte.
 import { createHash } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
-import { access, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { access, mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../config/atomic-file.ts';
+import { readHomeFile } from '../../shim/home-file.mjs';
+import { OWN_FILE_READ, writeFileAtomic } from '../config/atomic-file.ts';
 import { ClientFileError, fsErrorToClientError } from './client-errors.ts';
 import { backupDir, type WriteRecord } from './client-state.ts';
 
@@ -38,7 +39,7 @@ export async function readClientFile(file: string): Promise<ClientFile> {
   let bytes: Buffer;
   let mode: number | null = null;
   try {
-    bytes = await readFile(file);
+    bytes = await readHomeFile(file, OWN_FILE_READ);
     mode = (await stat(file)).mode & 0o7777;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -102,7 +103,7 @@ export async function writeClientFile(file: ClientFile, newText: string, opts: W
       );
     }
   });
-  const written = await readFile(target);
+  const written = await readHomeFile(target, OWN_FILE_READ);
   const problem = opts.verify?.(utf8.decode(written).replace(/^\ufeff/, '')) ?? null;
   if (problem) throw new ClientFileError('verify-failed', `${target} was written but reads back wrong: ${problem}`);
   return { file: target, sha256: sha256(written), backup, time: new Date().toISOString() };
@@ -195,7 +196,10 @@ export async function restoreBackup(record: WriteRecord): Promise<void> {
     });
     return;
   }
-  const before = await readFile(record.backup);
+  const backup = record.backup;
+  const before = await readHomeFile(backup, OWN_FILE_READ).catch((err: unknown) => {
+    throw fsErrorToClientError(err, backup, 'read');
+  });
   await assertWritable(now);
   await replaceAtomically(record.file, before, now.mode ?? 0o644);
 }

@@ -2,12 +2,14 @@
 // disconnect, replace (import --replace) and undo. Every write goes through config-file-writer.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import type { ClientWriteResult } from '../../../src-shared/api.ts';
+import { readHomeFile } from '../../shim/home-file.mjs';
+import { OWN_FILE_READ } from '../config/atomic-file.ts';
 import { findCommandSync } from '../platform/path-search.ts';
-import { ClientFileError } from './client-errors.ts';
+import { ClientFileError, fsErrorToClientError } from './client-errors.ts';
 import { CLIENT_IDS, CLIENT_SPECS, pasteEntry, type ClientEnv, type ClientSpec } from './client-specs.ts';
 import { backupDir, readClientState, writeClientState, type ClientState, type EntryRecord, type WriteRecord } from './client-state.ts';
 import { assertWritable, makeBackup, readClientFile, replaceAtomically, restoreBackup, sha256, writeClientFile, type ClientFile } from './config-file-writer.ts';
@@ -437,13 +439,16 @@ export class Connector {
     let now: Buffer | null = null;
     let mode = 0o644;
     try {
-      now = await readFile(target);
+      now = await readHomeFile(target, OWN_FILE_READ);
       mode = (await stat(target)).mode & 0o7777;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fsErrorToClientError(err, target, 'read');
     }
     const savedAs = now ? await makeBackup({ path: target, bytes: now }, this.opts.home, this.stateId) : null;
-    await replaceAtomically(target, await readFile(copy.file), mode);
+    const restored = await readHomeFile(copy.file, OWN_FILE_READ).catch((err: unknown) => {
+      throw fsErrorToClientError(err, copy.file, 'read');
+    });
+    await replaceAtomically(target, restored, mode);
     // The write record no longer describes the file: undo must not act on it, and only entries
     // still there as written stay known.
     const state = await readClientState(this.opts.home, this.stateId);
@@ -459,10 +464,10 @@ export class Connector {
     const target = this.configPath();
     let bytes: Buffer;
     try {
-      bytes = await readFile(target);
+      bytes = await readHomeFile(target, OWN_FILE_READ);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { path: target, exists: false, text: '', cut: false };
-      throw err;
+      throw fsErrorToClientError(err, target, 'read');
     }
     const text = bytes.toString('utf8');
     return { path: target, exists: true, text: text.slice(0, maxChars), cut: text.length > maxChars };

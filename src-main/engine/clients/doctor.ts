@@ -1,11 +1,14 @@
 // `switchboard doctor`: how each stdio server's command resolves when the engine starts it, which
 // Node it gets, and which clients are installed and connected. Read-only.
 import { execFile } from 'node:child_process';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
 import { validateConfigText } from '../../../src-shared/config/validate.ts';
+import { readHomeFile } from '../../shim/home-file.mjs';
+import { OWN_FILE_READ } from '../config/atomic-file.ts';
+import { configUnreadable } from '../config/store.ts';
 import { homePaths } from '../platform/home.ts';
 import { buildChildEnv, pathKey } from '../upstream/child-env.ts';
 import { loginShellPath, resolveCommand } from '../upstream/command-resolve.ts';
@@ -173,11 +176,10 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const report: DoctorReport = { configFile, configProblems: [], servers: [], clients: [] };
   let text: string | null = null;
   try {
-    text = await readFile(configFile, 'utf8');
+    text = (await readHomeFile(configFile, OWN_FILE_READ)).toString('utf8');
   } catch (err) {
-    report.configProblems.push(
-      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'There is no config.json yet; start Switchboard once to create it.' : (err as Error).message,
-    );
+    const code = (err as NodeJS.ErrnoException).code;
+    report.configProblems.push(code === 'ENOENT' ? 'There is no config.json yet; start Switchboard once to create it.' : configUnreadable(code ?? (err as Error).message));
   }
   if (text !== null) {
     const v = validateConfigText(text);

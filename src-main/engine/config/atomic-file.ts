@@ -10,9 +10,18 @@
 // config store therefore runs lowdb over AtomicTextFile, an adapter on this writer.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { open, readFile, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
+import { readHomeFile } from '../../shim/home-file.mjs';
+
+/**
+ * How a file the person keeps is read (config.json, clients' files, what Switchboard keeps
+ * beside them): never an open or read that waits on a pipe planted under its name, only a
+ * regular file, through a link when it is one (dotfiles), up to 64 MB (far above any real one).
+ * Not an owner check: a file written with sudo is still the person's.
+ */
+export const OWN_FILE_READ = { maxBytes: 64 << 20, anyOwner: true, followLinks: true } as const;
 
 /** Mode for files this writer creates: owner read/write only (config may hold tokens). */
 export const NEW_FILE_MODE = 0o600;
@@ -98,8 +107,13 @@ export class AtomicTextFile implements Adapter<string> {
 
   /** The file's text, or null when it does not exist. */
   async read(): Promise<string | null> {
+    return (await this.readBytes())?.toString('utf8') ?? null;
+  }
+
+  /** The file's bytes (read as OWN_FILE_READ says), or null when it does not exist. */
+  async readBytes(): Promise<Buffer | null> {
     try {
-      return await readFile(this.#file, 'utf8');
+      return await readHomeFile(this.#file, OWN_FILE_READ);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;

@@ -1,7 +1,7 @@
 // The engine's view of config.json (docs/configuration.md). The file is the user's: when it is invalid the
 // store keeps serving the last valid version, reports every problem, and never rewrites it.
-import { readFileSync, watch, watchFile, unwatchFile, type FSWatcher, type Stats } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { watch, watchFile, unwatchFile, type FSWatcher, type Stats } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { EMPTY_CONFIG, type SwitchboardConfig } from '../../../src-shared/config/schema.ts';
@@ -9,7 +9,8 @@ import { validateConfigText, validateConfigValue, type ConfigProblem } from '../
 import { ConfigPathError, getAtPath, parseConfigPath, setAtPath, unsetAtPath, type PathSegment } from '../../../src-shared/config/paths.ts';
 import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { Low } from 'lowdb';
-import { AtomicTextFile, removeStaleTemps } from './atomic-file.ts';
+import { readHomeFile, readHomeFileSync } from '../../shim/home-file.mjs';
+import { AtomicTextFile, OWN_FILE_READ, removeStaleTemps } from './atomic-file.ts';
 import { withFileLock } from './file-lock.ts';
 
 export interface ConfigStatus {
@@ -38,6 +39,13 @@ type Loaded =
   | { kind: 'valid'; text: string; config: SwitchboardConfig; raw: Record<string, unknown> }
   | { kind: 'invalid'; text: string; problems: ConfigProblem[] }
   | { kind: 'missing' };
+
+/** Why config.json cannot be read, as a sentence saying what to do, from the error's code. */
+export function configUnreadable(code: string): string {
+  if (code === 'ENOTREG') return 'config.json is not a regular file (a named pipe, a device or a folder is there); move it away and Switchboard starts with a new one';
+  if (code === 'EFBIG') return `config.json is larger than ${OWN_FILE_READ.maxBytes / (1 << 20)} MB, far more than any real configuration; move it away and Switchboard starts with a new one`;
+  return `config.json cannot be read (${code}); check its permissions`;
+}
 
 export class ConfigStore {
   readonly #file: string;
@@ -173,7 +181,7 @@ export class ConfigStore {
   /** The file's current text ('' when it does not exist). */
   text(): string {
     try {
-      return readFileSync(this.#file, 'utf8');
+      return readHomeFileSync(this.#file, OWN_FILE_READ).toString('utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
       throw err;
@@ -257,11 +265,11 @@ export class ConfigStore {
   async #load(): Promise<Loaded> {
     let bytes: Buffer;
     try {
-      bytes = await readFile(this.#file);
+      bytes = await readHomeFile(this.#file, OWN_FILE_READ);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      return { kind: 'invalid', text: '', problems: [{ path: '', message: `config.json cannot be read (${reason}); check its permissions` }] };
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { kind: 'missing' };
+      return { kind: 'invalid', text: '', problems: [{ path: '', message: configUnreadable(code ?? (err as Error).message) }] };
     }
     // Decoding invalid UTF-8 would turn the bad bytes into U+FFFD, and the next save would
     // write that over the user's file: such a file is a problem to fix, never data to keep.
@@ -328,7 +336,8 @@ export class ConfigStore {
       // Restarting on the same broken file should not pile up identical copies.
       const existing = (await readdir(this.#quarantineDir)).filter((n) => n.startsWith('config-')).sort();
       const newest = existing.at(-1);
-      if (newest && (await readFile(path.join(this.#quarantineDir, newest), 'utf8').catch(() => null)) === text) return;
+      const last = newest ? await readHomeFile(path.join(this.#quarantineDir, newest), OWN_FILE_READ).catch(() => null) : null;
+      if (last?.toString('utf8') === text) return;
       // ':' is not allowed in Windows file names.
       const dest = path.join(this.#quarantineDir, `config-${new Date().toISOString().replace(/:/g, '-')}.json`);
       await writeFile(dest, text, { mode: 0o600, flag: 'wx' });

@@ -1,7 +1,11 @@
 // The active segment's file of a segment log (segment-log.ts), held open in append mode: opened
 // only when it is as the log left it, cut back to its last whole line after a torn write, and
 // never chmod-ed or cut when it is not a plain file of ours.
-import { closeSync, fchmodSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, ftruncateSync, mkdirSync, writeSync } from 'node:fs';
+import { openHomeAppendSync } from '../../shim/home-file.mjs';
+
+/** What opening a planted thing in place of the segment fails with: a pipe, a link, not a file. */
+const PLANTED = new Set(['ENXIO', 'ELOOP', 'ENOTREG', 'EFOREIGN']);
 
 export class ActiveSegmentFile {
   #fd: number | undefined;
@@ -14,16 +18,23 @@ export class ActiveSegmentFile {
 
   /**
    * Opens `file` (in `dir`, made if missing) for appending; false, with the segment frozen at the
-   * file's size, when it holds bytes we did not write there: those are left alone.
+   * file's size, when it holds bytes we did not write there: those are left alone. Something
+   * planted under its name (a pipe, a link, another user's file) freezes it too, unopened: a pipe
+   * never holds up the engine, and nothing is chmod-ed or cut that is not our own plain file.
    */
   open(dir: string, file: string, seg: { bytes: number; frozen?: boolean }): boolean {
     // Tightening an existing folder is done (best effort) on open; here only create a missing one.
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const fd = openSync(file, 'a', 0o600);
+    let fd: number;
+    try {
+      fd = openHomeAppendSync(file);
+    } catch (err) {
+      if (!PLANTED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      seg.frozen = true;
+      return false;
+    }
     try {
       const st = fstatSync(fd);
-      // Never chmod or truncate what is not our own plain file (a link to /dev/full, say).
-      if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file.`), { code: 'EFTYPE' });
       if (st.size > seg.bytes && this.mustTruncate) {
         ftruncateSync(fd, seg.bytes); // our own torn line
       } else if (st.size !== seg.bytes) {

@@ -1,10 +1,10 @@
 // Reads the record lines of one query from a segment log's folder: by offset from files kept
 // open until close(), or from whole segments read once when a text search visits many records.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { GONE, UNWRITTEN, type RecordIndex } from './record-index.ts';
 import { SEGMENT_READ, segmentFileName } from './segment-files.ts';
-import { readHomeFileSync } from '../../shim/home-file.mjs';
+import { openHomeReadSync, readHomeFileSync } from '../../shim/home-file.mjs';
 
 /** Reads record lines for one query, keeping files open (or a whole segment, when scanning) until `close`. */
 export class SegmentReader {
@@ -36,7 +36,7 @@ export class SegmentReader {
       }
       let fd = this.#fds.get(e.seg);
       if (fd === undefined) {
-        fd = openSync(path.join(this.#dir, segmentFileName(e.seg)), 'r');
+        fd = openHomeReadSync(path.join(this.#dir, segmentFileName(e.seg)), SEGMENT_READ);
         this.#fds.set(e.seg, fd);
       }
       const buf = Buffer.allocUnsafe(e.len);

@@ -2,9 +2,10 @@
 // plus the last lines in memory for `lastError` and the UI. Memory stays bounded however fast a
 // server writes: lines are batched and written in one write once 64 KB are pending or 200 ms
 // after the first of them.
-import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isBenignLogLine } from '../../../src-shared/log-lines.ts';
+import { openHomeAppendSync } from '../../shim/home-file.mjs';
 
 export interface ServerLogOptions {
   /** Size at which the file is rotated to `<file>.1`. Defaults to 1 MB. */
@@ -117,12 +118,10 @@ export class ServerLog {
   #open(): void {
     if (this.#fd !== null) return;
     mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    this.#fd = openSync(this.file, 'a', 0o600);
-    try {
-      this.#size = statSync(this.file).size;
-    } catch {
-      this.#size = 0;
-    }
+    // Never waits on a pipe planted under the log's name (that would freeze the engine): the
+    // open fails, and the tail stays in memory.
+    this.#fd = openHomeAppendSync(this.file);
+    this.#size = fstatSync(this.#fd).size;
   }
 
   #rotate(): void {
