@@ -172,6 +172,8 @@ describe('issue 29: things planted in the home', () => {
         const status = await within(engine.api<{ config: { valid: boolean; problems: { message: string }[] } }>('status'), 5_000, 'status');
         expect(status.config.valid).toBe(false);
         expect(status.config.problems.map((p) => p.message).join('\n')).toMatch(/config\.json is not a regular file .* move it away/);
+        // Nothing was read, so no empty "copy of the invalid config.json" is kept.
+        expect(existsSync(path.join(bare, 'quarantine')) ? readdirSync(path.join(bare, 'quarantine')) : []).toEqual([]);
       });
       await tally.attempt('that engine is gone within 5 s of SIGTERM (a thread waiting on the pipe held up its exit for good)', async () => {
         expect(engine).toBeDefined();

@@ -10,7 +10,8 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { MAX_KEPT_RESULT_CHARS, RESULT_HANDLE_RE, queryResult, resultPage } from '../../../src-shared/codemode/result-pages.ts';
 import type { ResultText } from '../../../src-shared/codemode/result-text.ts';
 import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
-import { AtomicTextFile } from '../config/atomic-file.ts';
+import { readHomeFile } from '../../shim/home-file.mjs';
+import { writeFileAtomic } from '../config/atomic-file.ts';
 
 export { MAX_KEPT_RESULT_CHARS };
 /** Kept results of one profile in bytes at most; the oldest go first. */
@@ -21,6 +22,11 @@ export const MAX_KEPT_RESULTS_PER_PROFILE = 200;
 export const RESULT_TTL_MS = 24 * 60 * 60 * 1000;
 
 const SUFFIX = '.json';
+
+/** Past its time either way: a file dated ahead (a clock set back, or planted) expires too. */
+function expired(mtimeMs: number, now: number): boolean {
+  return Math.abs(now - mtimeMs) > RESULT_TTL_MS;
+}
 
 export class ResultTooLarge extends Error {}
 
@@ -72,7 +78,8 @@ export class ResultHandles {
     const dir = this.#profileDir(profile);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await this.#prune(dir, json.bytes.byteLength);
-    await new AtomicTextFile(path.join(dir, handle + SUFFIX)).write(json.bytes);
+    // Replaces whatever is under the name (never writes through a link).
+    await writeFileAtomic(path.join(dir, handle + SUFFIX), json.bytes);
   }
 
   /** Drops expired results, then the oldest until `incoming` more bytes fit the profile's caps. */
@@ -87,16 +94,21 @@ export class ResultHandles {
         }),
       )
     ).filter((f) => f !== undefined);
-    files.sort((a, b) => a.mtimeMs - b.mtimeMs);
     const now = this.#now();
     let bytes = files.reduce((n, f) => n + f.size, 0) + incoming;
     let count = files.length + 1;
-    for (const f of files) {
-      const expired = now - f.mtimeMs > RESULT_TTL_MS;
-      if (!expired && bytes <= MAX_KEPT_BYTES_PER_PROFILE && count <= MAX_KEPT_RESULTS_PER_PROFILE) break;
+    const drop = async (f: { file: string; size: number }) => {
       await unlink(f.file).catch(() => undefined);
       bytes -= f.size;
       count--;
+    };
+    // Every expired one (a file dated ahead sorts last, and would otherwise outlive them all),
+    // then the oldest until the new one fits.
+    for (const f of files) if (expired(f.mtimeMs, now)) await drop(f);
+    const kept = files.filter((f) => !expired(f.mtimeMs, now)).sort((a, b) => a.mtimeMs - b.mtimeMs);
+    for (const f of kept) {
+      if (bytes <= MAX_KEPT_BYTES_PER_PROFILE && count <= MAX_KEPT_RESULTS_PER_PROFILE) break;
+      await drop(f);
     }
   }
 
@@ -106,7 +118,7 @@ export class ResultHandles {
     }
     const file = path.join(this.#profileDir(profile), handle + SUFFIX);
     const s = await stat(file).catch(() => undefined);
-    if (!s || this.#now() - s.mtimeMs > RESULT_TTL_MS) {
+    if (!s || expired(s.mtimeMs, this.#now())) {
       if (s) await unlink(file).catch(() => undefined);
       throw new SwitchboardError(
         'not-found',
@@ -115,9 +127,13 @@ export class ResultHandles {
     }
     const c = this.#cache;
     if (c && c.file === file && c.mtimeMs === s.mtimeMs && c.size === s.size) return c.value;
-    const text = await new AtomicTextFile(file).read();
-    if (text === null) throw new SwitchboardError('not-found', `${what}: the kept result "${handle}" is gone; run the work again`);
-    const value: unknown = JSON.parse(text);
+    // Only the file this store wrote: never through a link or from a pipe planted under its name.
+    const bytes = await readHomeFile(file, { maxBytes: MAX_KEPT_BYTES_PER_PROFILE }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ELOOP' || err.code === 'ENOTREG' || err.code === 'EFOREIGN' || err.code === 'EFBIG') return null;
+      throw err;
+    });
+    if (bytes === null) throw new SwitchboardError('not-found', `${what}: the kept result "${handle}" is gone; run the work again`);
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
     this.#cache = { file, mtimeMs: s.mtimeMs, size: s.size, value };
     return value;
   }

@@ -109,7 +109,8 @@ export class ConfigStore {
       });
       loaded = await store.#load();
     }
-    if (loaded.kind === 'invalid') await store.#quarantine(loaded.text);
+    // A copy is kept of what can be lost; nothing when nothing was read (a pipe, an empty file).
+    if (loaded.kind === 'invalid' && loaded.text !== '') await store.#quarantine(loaded.text);
     await store.#adopt(loaded, false);
     if (opts.watch !== false) store.#startWatching();
     return store;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,37 @@ describe('kept results (result handles)', () => {
     await s.keep('a', h, 'x');
     now += RESULT_TTL_MS + 1000;
     await expect(s.get('a', h)).rejects.toThrow(/kept for 24 hours/);
+  });
+
+  it('expire when dated a day ahead too (a clock set back, a planted date), and are pruned wherever they sort', async () => {
+    let now = Date.now();
+    const s = store(() => now);
+    const ahead = s.newHandle();
+    await s.keep('a', ahead, 'from the future');
+    const [profileDir] = readdirSync(s.dir);
+    const aheadFile = path.join(s.dir, profileDir!, `${ahead}.json`);
+    const future = new Date(now + 2 * RESULT_TTL_MS);
+    utimesSync(aheadFile, future, future);
+    await expect(s.get('a', ahead)).rejects.toThrow(/kept for 24 hours/);
+    // Planted again: the next keep prunes it although it sorts after every other file.
+    await s.keep('a', ahead, 'again');
+    utimesSync(aheadFile, future, future);
+    now += 1000;
+    await s.keep('a', s.newHandle(), 'next');
+    expect(readdirSync(path.join(s.dir, profileDir!))).not.toContain(`${ahead}.json`);
+  });
+
+  it.skipIf(process.platform === 'win32')('are read only from the file the store wrote, never through a link planted under a handle', async () => {
+    const s = store();
+    const h = s.newHandle();
+    await s.keep('a', h, 'mine');
+    const [profileDir] = readdirSync(s.dir);
+    const file = path.join(s.dir, profileDir!, `${h}.json`);
+    const secret = path.join(s.dir, 'secret.json');
+    writeFileSync(secret, JSON.stringify({ key: 'not for the model' }));
+    rmSync(file);
+    symlinkSync(secret, file);
+    await expect(s.get('a', h)).rejects.toThrow(/is gone/);
   });
 
   it(`are capped: over ${MAX_KEPT_RESULT_CHARS / 1024 / 1024} MB a result is not kept; past ${MAX_KEPT_RESULTS_PER_PROFILE} the oldest go`, async () => {
