@@ -13,6 +13,12 @@ export const DEFAULT_RUNS_MAX_BYTES = 200 * 1024 * 1024;
 
 export type RunStoreOptions = RecordStoreOptions;
 
+/**
+ * When the history is over its cap, each client keeps at least its newest RUNS_KEEP_PER_CLIENT
+ * runs (a run is capped at 256 KB, so at most 12.5 MB a client), within half the cap.
+ */
+export const RUNS_KEEP_PER_CLIENT = 50;
+
 export class RunStore {
   readonly #log: SegmentLog<RunRecord>;
 
@@ -30,6 +36,8 @@ export class RunStore {
       tags: ['profile', 'app', 'outcome'],
       index: (r) => ({ id: r.id, time: timeOf(r.time), tags: [r.profile, clientKey(r.client, r.clientId), r.error?.kind ?? 'ok'] }),
       searchText: (r) => [r.code, r.resultText ?? resultText(r.result), r.error?.message ?? ''],
+      // One client's flood of runs removes its own oldest, not another client's recent runs.
+      fairBy: { tag: 'app', keepRecent: RUNS_KEEP_PER_CLIENT },
     });
     return new RunStore(log);
   }

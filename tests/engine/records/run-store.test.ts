@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunStore } from '../../../src-main/engine/records/run-store.ts';
+import { RUNS_KEEP_PER_CLIENT, RunStore } from '../../../src-main/engine/records/run-store.ts';
 import type { RunRecord } from '../../../src-shared/records.ts';
 import { iso, makeRun, tempDir } from './fixtures.ts';
 
@@ -181,3 +181,27 @@ describe('RunStore caps each record', () => {
     expect(store.get(makeRun(1).id)!.resultText).toMatch(/could not be stored/);
   });
 });
+
+describe('RunStore over its cap', () => {
+  it(`keeps a quiet client's recent runs when a loud one floods the history (each client its newest ${RUNS_KEEP_PER_CLIENT})`, () => {
+    const capped = RunStore.open(path.join(dir, 'capped'), { maxBytes: 60_000, segmentBytes: 4_000 });
+    try {
+      for (let i = 1; i <= 3; i++) capped.append(makeRun(i, { client: 'quiet-client' }));
+      for (let i = 4; i <= 600; i++) capped.append(makeRun(i, { client: 'loud-client' }));
+      expect(ids(capped.list({ client: 'quiet-client', limit: 10 }))).toEqual(runIds(3, 2, 1));
+      const loud = capped.list({ client: 'loud-client', limit: 1_000 });
+      // The flood lost its own oldest, and kept its newest.
+      expect(loud[0]!.id).toBe(makeRun(600).id);
+      expect(loud.length).toBeGreaterThanOrEqual(RUNS_KEEP_PER_CLIENT);
+      expect(loud.length).toBeLessThan(597);
+      capped.dispose();
+      // And after a restart.
+      const reopened = RunStore.open(path.join(dir, 'capped'), { maxBytes: 60_000, segmentBytes: 4_000 });
+      expect(ids(reopened.list({ client: 'quiet-client', limit: 10 }))).toEqual(runIds(3, 2, 1));
+      reopened.dispose();
+    } finally {
+      capped.dispose();
+    }
+  });
+});
+
