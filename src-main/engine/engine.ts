@@ -11,6 +11,7 @@ import { defaultConfig } from './config/default-config.ts';
 import { acquireEngineLock, EngineRunningError, readEngineInfo, readOrCreateToken, removeEngineInfo, writeEngineInfo } from './engine-files.ts';
 import { HandOver } from './handover/hand-over.ts';
 import { askToHandOver } from './handover/take-over.ts';
+import { GroupLedger } from './upstream/group-ledger.ts';
 import { Supervisor } from './upstream/supervisor.ts';
 import { AuditLog } from './records/audit-log.ts';
 import { RunStore } from './records/run-store.ts';
@@ -84,6 +85,8 @@ export class Engine implements ControlEngine {
   readonly skills: SkillStore;
   readonly bootAnswers: BootAnswers;
   readonly supervisor: Supervisor;
+  /** Where the servers' process groups are written down while they run (upstream/group-ledger.ts). */
+  readonly groups: GroupLedger;
   readonly gateway: Gateway;
   readonly control: ControlHandler;
   readonly socket: SocketServer;
@@ -120,6 +123,7 @@ export class Engine implements ControlEngine {
     if (this.skills.problem) log(`skills: ${this.skills.problem}`);
     // Servers ask clients things (sampling, elicitation) and the gateway routes them; the gateway
     // calls servers. The handlers below run only once apply() started a server, after `gateway` exists.
+    this.groups = new GroupLedger(path.join(paths.runDir, 'groups'));
     const supervisor: Supervisor = new Supervisor({
       logsDir: paths.logsDir,
       launchersDir: path.join(paths.runDir, 'node-bin'),
@@ -131,6 +135,7 @@ export class Engine implements ControlEngine {
         (await gateway.serverRequest(server, request as ServerRequest, extra.signal, extra)) as Record<string, unknown>,
       onNotification: (server, notification) => gateway.serverNotification(server, notification as ServerNotification),
       holdStarts: takeOverSocket !== undefined,
+      groups: this.groups,
     });
     const runner = new CodeRunner({
       sandbox: this.sandbox, runs: this.runs, log, gateway: () => gateway, results: new ResultHandles(paths.resultsDir),
@@ -155,6 +160,19 @@ export class Engine implements ControlEngine {
     this.handOver = new HandOver(this, onHandedOver);
     this.socket = new SocketServer(takeOverSocket ?? paths.socket, { gateway, control: this.control, takeOver: (hello, sock) => this.handOver.accept(hello, sock) });
     this.http = serveHttp ? new HttpServer({ token, control: this.control, gateway }) : null;
+  }
+
+  /**
+   * Stops, in the background, the servers an engine killed outright left running (its process
+   * groups written down in run/groups/); this engine holds the lock, so no other one runs here.
+   */
+  #stopLeftServers(): void {
+    void this.groups.sweep().then(
+      (stopped) => {
+        if (stopped.length) this.#log(`stopped ${stopped.length} server${stopped.length === 1 ? '' : 's'} an engine that was killed had left running: ${stopped.join('; ')}`);
+      },
+      () => undefined,
+    );
   }
 
   static async start(opts: EngineOptions): Promise<Engine> {
@@ -183,6 +201,7 @@ export class Engine implements ControlEngine {
       };
       const config = await ConfigStore.open({ file: paths.config, stateDir: paths.home, createDefault, log });
       engine = new Engine(paths, token, config, releaseLock, log, opts.port !== null, undefined, opts.onHandedOver);
+      engine.#stopLeftServers();
       stopped();
       // The demo's servers are known: their shipped catalogs answer the first lists while they start.
       if (firstRun) await seedDemoCatalogs(engine.pins, config.config.servers);
@@ -247,6 +266,7 @@ export class Engine implements ControlEngine {
         }
       }
       talk.close();
+      engine.#stopLeftServers();
       // Saves made on the old engine after this one read config.json.
       await config.reload();
       engine.supervisor.startHeld();

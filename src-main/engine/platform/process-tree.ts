@@ -54,6 +54,14 @@ export async function killGroupAndWait(pgid: number): Promise<void> {
   while (Date.now() < deadline && groupRunning(pgid)) await new Promise((r) => setTimeout(r, 10));
 }
 
+/** SIGTERM to the group, `graceMs` for all of it to go, then SIGKILL (awaited). */
+export async function terminateGroup(pgid: number, graceMs = 2_000): Promise<void> {
+  killGroup(pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && groupRunning(pgid)) await new Promise((r) => setTimeout(r, 50));
+  if (groupRunning(pgid)) await killGroupAndWait(pgid);
+}
+
 /** Kills the Windows process `pid` and every process it started. */
 export function taskkillTree(pid: number): Promise<void> {
   return new Promise((resolve) => {

@@ -309,6 +309,7 @@ export class Upstream {
         ...(this.#opts.launchersDir !== undefined ? { launchersDir: this.#opts.launchersDir } : {}),
         maxMessageBytes: this.#opts.maxMessageBytes,
         killGraceMs: this.#opts.killGraceMs,
+        groups: this.#opts.groups,
       });
       if (!(await attempt.adopt(made))) return;
       const transport = made.transport;

@@ -4,12 +4,14 @@
 // stdout (banners, debug prints); caps one message at 64 MB instead of dropping the connection;
 // and sends stderr to a size-capped log file.
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { asJsonRpcMessage } from '../../../src-shared/jsonrpc.ts';
 import { LineSplitter } from '../../shim/line-splitter.mjs';
 import { groupAlive, killGroup, killGroupAndWait, taskkillTree } from '../platform/process-tree.ts';
 import { cmdShellArgs } from './command-resolve.ts';
+import type { GroupLedger } from './group-ledger.ts';
 import type { ServerLog } from './server-log.ts';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -36,6 +38,8 @@ export interface ChildStdioOptions {
   killGraceMs?: number;
   /** Name used in error messages. */
   label?: string;
+  /** Where the child's process group is written down while it runs, for the next engine to stop if this one is killed. */
+  groups?: GroupLedger;
 }
 
 export interface ChildExit {
@@ -128,7 +132,11 @@ export class ChildStdioTransport implements Transport {
       : spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: !win, windowsHide: true });
     this.#child = child;
     // Tracked and awaitable from the spawn on, not from its 'spawn' event: close() may come first.
-    if (child.pid !== undefined && !win) trackGroup(child.pid);
+    if (child.pid !== undefined && !win) {
+      trackGroup(child.pid);
+      // Its name only: arguments may hold a token.
+      this.#opts.groups?.add(child.pid, this.#opts.label ?? path.basename(command));
+    }
     this.#exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
@@ -149,7 +157,10 @@ export class ChildStdioTransport implements Transport {
     child.once('close', () => {
       if (child.pid !== undefined && !win) {
         // A server that died on its own may leave children behind in its group; they go too.
-        if (!this.#closed) killGroup(child.pid, 'SIGKILL');
+        if (!this.#closed) {
+          killGroup(child.pid, 'SIGKILL');
+          this.#opts.groups?.remove(child.pid);
+        }
         liveGroups.delete(child.pid);
       }
       const exit = this.#exit ?? { code: child.exitCode, signal: child.signalCode };
@@ -245,7 +256,10 @@ export class ChildStdioTransport implements Transport {
     const child = this.#child;
     if (!child || this.#exit) {
       this.#closed = true;
-      if (child?.pid !== undefined && process.platform !== 'win32' && groupAlive(child.pid)) await killGroupAndWait(child.pid);
+      if (child?.pid !== undefined && process.platform !== 'win32') {
+        if (groupAlive(child.pid)) await killGroupAndWait(child.pid);
+        this.#opts.groups?.remove(child.pid);
+      }
       await this.#exited;
       this.#finish();
       return;
@@ -255,7 +269,10 @@ export class ChildStdioTransport implements Transport {
     const pid = child.pid;
     if (pid !== undefined) {
       if (process.platform === 'win32') await taskkillTree(pid);
-      else await stopGroup(pid, this.#exited!, this.#opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+      else {
+        await stopGroup(pid, this.#exited!, this.#opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+        this.#opts.groups?.remove(pid);
+      }
     }
     await this.#exited;
     this.#finish();

@@ -10,6 +10,7 @@ import { programOf, type MissingProgram } from '../../../src-shared/missing-prog
 import { carriedCommand, carriedInvocation, carriedRuntime, defaultLaunchersDir, writeLaunchers, type CarriedRuntime } from './carried-runtime.ts';
 import { buildChildEnv, pathKey } from './child-env.ts';
 import { loginShellPath, resolveCommand, type ResolvedCommand } from './command-resolve.ts';
+import type { GroupLedger } from './group-ledger.ts';
 import type { ServerLog } from './server-log.ts';
 import { ChildStdioTransport } from './stdio-transport.ts';
 import type { UpstreamAuth } from './oauth/upstream-auth.ts';
@@ -35,6 +36,8 @@ export interface TransportDeps {
   runtime?: CarriedRuntime | null;
   /** Where that runtime's node/npx/npm launchers are written (owner-only); defaults to a private temp folder. */
   launchersDir?: string;
+  /** Where a stdio server's process group is written down while it runs (group-ledger.ts). */
+  groups?: GroupLedger;
 }
 
 export interface MadeTransport {
@@ -97,6 +100,7 @@ export async function makeTransport(name: string, cfg: ServerConfig, deps: Trans
     label: name,
     maxMessageBytes: deps.maxMessageBytes,
     killGraceMs: deps.killGraceMs,
+    groups: deps.groups,
   });
   return { transport: stdio, stdio };
 }

@@ -2,6 +2,7 @@
 // server asks or announces, and the options of one call.
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { SecretStore } from '../secrets/secret-store.ts';
+import type { GroupLedger } from './group-ledger.ts';
 
 export interface ServerRequestExtra {
   /** Aborted when the server cancels its request or the connection ends. */
@@ -53,6 +54,8 @@ export interface UpstreamOptions {
   startTimeoutMs?: number;
   /** SIGTERM → SIGKILL grace when stopping, in ms. Defaults to 2000. */
   killGraceMs?: number;
+  /** Where stdio servers' process groups are written down while they run (group-ledger.ts); none in tests that run no engine. */
+  groups?: GroupLedger;
   /** Largest message accepted from a stdio server, in bytes. Defaults to 64 MB. */
   maxMessageBytes?: number;
   /** stderr log size before rotation, in bytes. Defaults to 1 MB. */
