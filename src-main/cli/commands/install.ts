@@ -16,6 +16,7 @@ import { RegistryClient, registryTimeoutMs } from '../../engine/catalog/registry
 import { probeSignIn } from '../../engine/catalog/sign-in-probe.ts';
 import { compareVersions, type RegistryEntry } from '../../engine/catalog/server-json.ts';
 import { checkServer } from '../../engine/clients/doctor.ts';
+import type { CarriedRuntime } from '../../engine/upstream/carried-runtime.ts';
 import { isCodeLoadingEnv } from '../../engine/trust/code-loading-env.ts';
 import { ensureHome, homePaths } from '../../engine/platform/home.ts';
 import { FileSecretStore } from '../../engine/secrets/secret-store.ts';
@@ -31,6 +32,8 @@ export interface InstallDeps {
   ask(question: string, opts: { secret: boolean }): Promise<string | null>;
   /** The PATH the engine adds to a server's (the login shell's), for the runner check. */
   loginPath(): Promise<string>;
+  /** The Node lent to npx/node servers when they are missing (carried-runtime.ts); undefined: carriedRuntime(), null: none. */
+  runtime?: CarriedRuntime | null;
 }
 
 
@@ -174,7 +177,7 @@ export async function run(args: string[], ctx: CliContext, deps?: Partial<Instal
   if (positionals.length !== 1) throw new SwitchboardError('bad-request', 'install takes one registry name, e.g. `switchboard install io.github.user/weather` (find names with `switchboard search TEXT`).');
   let name = positionals[0]!;
   if (values.propose && values.yes) throw new SwitchboardError('bad-request', 'install: --propose leaves the approval to the user and --yes gives it; use one of them.');
-  const d: InstallDeps = { ask: deps?.ask ?? stdinAsker(ctx), loginPath: deps?.loginPath ?? loginShellPath };
+  const d: InstallDeps = { ask: deps?.ask ?? stdinAsker(ctx), loginPath: deps?.loginPath ?? loginShellPath, ...(deps?.runtime !== undefined ? { runtime: deps.runtime } : {}) };
   if (/\.mcpb$/i.test(name)) return installBundle(name, values, ctx, d);
   if (/^(switchboard|cursor|vscode|vscode-insiders|https):/i.test(name)) {
     const link = parseInstallLink(name);
@@ -263,7 +266,7 @@ async function approveAndWrite(
   const { serverName } = plan;
   const runner =
     plan.kind === 'package'
-      ? await checkServer(serverName, { command: plan.command! }, { home: ctx.home, env: ctx.env, platform: ctx.platform }, await d.loginPath(), true)
+      ? await checkServer(serverName, { command: plan.command! }, { home: ctx.home, env: ctx.env, platform: ctx.platform, ...(d.runtime !== undefined ? { runtime: d.runtime } : {}) }, await d.loginPath(), true)
       : null;
   const asks = approval.kind !== 'propose' && plan.inputs.length > 0;
   if (approval.kind === 'propose') {

@@ -7,7 +7,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { checkServer } from '../clients/doctor.ts';
 import { isCodeLoadingEnv } from '../trust/code-loading-env.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
-import { carriedRuntime, lenderFor, type CarriedRuntime } from '../upstream/carried-runtime.ts';
+import type { CarriedRuntime } from '../upstream/carried-runtime.ts';
 import { linkPlan, parseInstallLink, type InstallLink } from './install-link.ts';
 import { buildPlan, resolvePlan, serverKeyFor, showTemplate, type InstallPlan } from './install-plan.ts';
 import { findInstalled, readInstalled, recordInstalled, toHits } from './installed.ts';
@@ -137,13 +137,10 @@ export function catalogHandlers(deps: CatalogControlDeps): CatalogHandlers {
   ): Promise<CatalogPrepared> {
     const shipped = entry.registry === '' && !from && findShipped(entry.name) !== undefined;
     const network = networkNeed(plan, deps.env, deps.platform);
-    const runner = plan.kind === 'package' ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform }, await deps.loginPath(), true) : null;
-    // npx missing but the engine carries Node: the server starts all the same, so say that instead of "install Node.js".
-    const lender = runner && !runner.resolved ? lenderFor(plan.command!, deps.runtime === undefined ? carriedRuntime() : deps.runtime, deps.platform) : undefined;
-    if (runner && lender) {
-      runner.resolved = lender;
-      runner.advice = [`${plan.command} is not installed on this computer; Switchboard runs it with the Node.js it comes with.`];
-    }
+    const runner =
+      plan.kind === 'package'
+        ? await checkServer(plan.serverName, { command: plan.command! }, { home: deps.home, env: deps.env, platform: deps.platform, ...(deps.runtime !== undefined ? { runtime: deps.runtime } : {}) }, await deps.loginPath(), true)
+        : null;
     const kv = (m: InstallPlan['env']) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { value: showTemplate(v.template, plan), secret: v.secret }]));
     const env = Object.fromEntries(Object.entries(kv(plan.env)).map(([k, v]) => [k, isCodeLoadingEnv(k) ? { ...v, codeLoading: true as const } : v]));
     return {

@@ -11,6 +11,7 @@ import { OWN_FILE_READ } from '../config/atomic-file.ts';
 import { configUnreadable } from '../config/store.ts';
 import { homePaths } from '../platform/home.ts';
 import { buildChildEnv, pathKey } from '../upstream/child-env.ts';
+import { carriedRuntime, lenderFor, type CarriedRuntime } from '../upstream/carried-runtime.ts';
 import { loginShellPath, resolveCommand } from '../upstream/command-resolve.ts';
 import { userHome, type ClientEnv } from './client-specs.ts';
 import { listConnectors } from './connector.ts';
@@ -58,6 +59,8 @@ export interface DoctorOptions extends ClientEnv {
   home: string;
   /** The PATH the engine adds (the login shell's); defaults to loginShellPath(). */
   loginPath?: string;
+  /** The Node the engine lends to `npx`/`node` servers when they are missing (carried-runtime.ts); defaults to carriedRuntime(), null for none. */
+  runtime?: CarriedRuntime | null;
 }
 
 function stringEnv(env: ServerConfig['env']): Record<string, string> {
@@ -122,7 +125,13 @@ export async function checkServer(name: string, cfg: ServerConfig, o: DoctorOpti
     }
   }
 
-  if (!found.path) {
+  // Missing npx/node/npm: the engine runs them with the Node.js it carries, so the server starts.
+  const lender = found.path ? undefined : lenderFor(command, o.runtime === undefined ? carriedRuntime() : o.runtime, o.platform);
+  if (lender) {
+    check.ok = true;
+    check.resolved = lender;
+    check.advice.push(`${command} is not installed on this computer; Switchboard runs it with the Node.js it comes with.`);
+  } else if (!found.path) {
     // The approval screen is shown to people who are not developers (and in screenshots): the
     // folder count and where to see them; `doctor` lists the folders themselves.
     const folders = beforeApproval ? `${found.searched.length} folders; \`switchboard doctor\` lists them` : `${found.searched.length} folders: ${found.searched.join(path.delimiter) || 'none'}`;

@@ -132,10 +132,19 @@ describe('install', () => {
   });
 
   it('says when the program that runs it is missing, with the doctor\'s advice', async () => {
-    expect(await install(['io.github.example/weather', '--yes'], ctx, answering('sk', '', ''))).toBe(0);
+    expect(await install(['io.github.example/weather', '--yes'], ctx, { ...answering('sk', '', ''), runtime: null })).toBe(0);
     expect(out).toContain('  runs with: npx — NOT FOUND on this computer');
     expect(out).toContain('Install Node.js (it provides node and npx)');
     expect(out).toContain('The server will not start until npx is installed');
+  });
+
+  it('says an npx server runs with the Node.js Switchboard comes with when npx is missing, as the engine will run it', async () => {
+    const runtime = { node: '/opt/switchboard/node', nodeEnv: {}, npmDir: '/opt/switchboard/npm' };
+    expect(await install(['io.github.example/weather', '--yes'], ctx, { ...answering('sk', '', ''), runtime })).toBe(0);
+    expect(out).toContain('  runs with: /opt/switchboard/node');
+    expect(out).toContain('npx is not installed on this computer; Switchboard runs it with the Node.js it comes with.');
+    expect(out).not.toContain('NOT FOUND');
+    expect(out).not.toContain('will not start');
   });
 
   it('refuses a deleted server and warns about a deprecated one', async () => {

@@ -97,6 +97,17 @@ describe('doctor', () => {
     expect(out).toContain('copy-paste: switchboard connect jan --profile NAME prints the steps');
   });
 
+  it('says an npx server starts with the Node.js Switchboard comes with when npx is missing, and fails it only without one', async () => {
+    writeFileSync(path.join(u.sbHome, 'config.json'), JSON.stringify({ servers: { mem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } }, profiles: {} }));
+    const runtime = { node: '/opt/switchboard/node', nodeEnv: {}, npmDir: '/opt/switchboard/npm' };
+    const env = { HOME: u.userHome, PATH: '/nonexistent' };
+    const lent = (await runDoctor({ home: u.sbHome, env, platform: 'linux', loginPath: '', runtime })).servers[0]!;
+    expect(lent).toMatchObject({ ok: true, resolved: '/opt/switchboard/node', advice: ['npx is not installed on this computer; Switchboard runs it with the Node.js it comes with.'] });
+    const none = (await runDoctor({ home: u.sbHome, env, platform: 'linux', loginPath: '', runtime: null })).servers[0]!;
+    expect(none).toMatchObject({ ok: false, resolved: null });
+    expect(none.advice.join(' ')).toMatch(/Install Node\.js/);
+  });
+
   it('reports config.json problems instead of servers', async () => {
     writeFileSync(path.join(u.sbHome, 'config.json'), '{ "servers": ');
     const r = await runDoctor({ home: u.sbHome, env: { HOME: u.userHome }, platform: 'linux', loginPath: '' });
