@@ -86,3 +86,29 @@ export function describeServer(s: ImportServerPreview): ServerWords {
   }
   return { what: `Runs the program “${t(programName(s.command))}”${s.command.includes('/') || s.command.includes('\\') ? ` (${t(s.command)})` : ''} on this computer.`, extra: args.map(t) };
 }
+
+/**
+ * How a value an install asks for is named to a person. A name that is a variable, header or
+ * flag ("env WEATHER_API_KEY", "argument --units (units)") gives way to the entry's description,
+ * else is said in words ("Weather api key"); a plain name (the shipped servers' "Folder") stays,
+ * with the description as help below it. The exact name stays in the tooltip.
+ */
+export function inputWords(input: { label: string; description?: string }, codeLoading = false): { name: string; help?: string } {
+  const d = input.description?.trim() ? t(input.description.trim()) : undefined;
+  // A variable that changes what code loads is named as it is: a description must not hide it.
+  if (codeLoading) return { name: t(input.label), ...(d ? { help: d } : {}) };
+  const technical = /^(env|header|argument)\s+(.*)$/.exec(input.label);
+  if (!technical) return { name: t(input.label), ...(d ? { help: d } : {}) };
+  if (d) return { name: d };
+  const bare = technical[2]!
+    .replace(/\s*\(.*\)$/, '')
+    .replace(/^-+/, '')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return { name: bare ? t(bare[0]!.toUpperCase() + bare.slice(1)) : t(input.label) };
+}
+
+/** The variable an install's input fills ("env NODE_OPTIONS" → "NODE_OPTIONS"), if it is one. */
+export const inputEnvName = (label: string): string | undefined => /^env (\S+)$/.exec(label)?.[1];
+

@@ -556,8 +556,11 @@ describe('catalog page: install from the registry', () => {
     const add = review.getByRole('button', { name: 'Add to Switchboard' });
     assert.equal(await add.isDisabled(), true, 'the required API key is still missing');
     const before = cs2.configBytes();
-    await review.getByLabel(/env WEATHER_API_KEY/).fill('sk-ui-secret');
-    assert.equal(await review.getByLabel(/env WEATHER_API_KEY/).getAttribute('type'), 'password');
+    // Named for a person by the entry's description; the variable's name is the tooltip.
+    const key = review.getByLabel(/Your OpenWeatherMap API key \(required\)/);
+    assert.equal(await key.locator('xpath=..').getAttribute('title'), 'env WEATHER_API_KEY');
+    await key.fill('sk-ui-secret');
+    assert.equal(await key.getAttribute('type'), 'password');
     await screenshot(pg, 'catalog');
     assert.equal(cs2.configBytes(), before, 'nothing is written before the yes');
     await add.click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandLine, describeServer, hiddenEnv } from '../../../src-renderer/lib/server-words.ts';
+import { commandLine, describeServer, hiddenEnv, inputEnvName, inputWords } from '../../../src-renderer/lib/server-words.ts';
 
 describe('describeServer', () => {
   it('names the npm package that npx downloads, skipping its flags, and lists what it is given', () => {
@@ -55,5 +55,29 @@ describe('commandLine and hiddenEnv', () => {
   it('quotes arguments with spaces and keeps code-loading variables out of the hidden list', () => {
     expect(commandLine({ command: 'node', args: ['a b', ''] })).toBe('node "a b" ""');
     expect(hiddenEnv({ envKeys: ['TOKEN', 'NODE_OPTIONS'], codeLoadingEnv: [{ name: 'NODE_OPTIONS', value: '--require x' }] })).toEqual(['TOKEN']);
+  });
+});
+
+describe('inputWords', () => {
+  it("names a variable, header or flag by the entry's description, else in words", () => {
+    expect(inputWords({ label: 'env WEATHER_API_KEY', description: 'Your OpenWeatherMap API key' })).toEqual({ name: 'Your OpenWeatherMap API key' });
+    expect(inputWords({ label: 'env WEATHER_API_KEY' })).toEqual({ name: 'Weather api key' });
+    expect(inputWords({ label: 'argument --units (units)' })).toEqual({ name: 'Units' });
+    expect(inputWords({ label: 'header X-Api-Key', description: '  ' })).toEqual({ name: 'X api key' });
+  });
+
+  it('keeps a plain name, with the description as help', () => {
+    expect(inputWords({ label: 'Folder', description: 'The folder it may read' })).toEqual({ name: 'Folder', help: 'The folder it may read' });
+    expect(inputWords({ label: 'Folder' })).toEqual({ name: 'Folder' });
+  });
+
+  it('names a variable that changes what code loads as it is, whatever its description says', () => {
+    expect(inputWords({ label: 'env NODE_OPTIONS', description: 'Your name' }, true)).toEqual({ name: 'env NODE_OPTIONS', help: 'Your name' });
+    expect(inputEnvName('env NODE_OPTIONS')).toBe('NODE_OPTIONS');
+    expect(inputEnvName('argument --units (units)')).toBeUndefined();
+  });
+
+  it('escapes what a registry entry could hide in a description', () => {
+    expect(inputWords({ label: 'env A', description: 'key\u202Eevil' }).name).not.toContain('\u202E');
   });
 });
