@@ -163,16 +163,14 @@ export class Engine implements ControlEngine {
   }
 
   /**
-   * Stops, in the background, the servers an engine killed outright left running (its process
-   * groups written down in run/groups/); this engine holds the lock, so no other one runs here.
+   * Stops the servers an engine killed outright left running (their process groups written down
+   * in run/groups/) before this one starts its own: a server must not run twice at once (two
+   * writers of its data). This engine holds the lock, so no other one serves the home; with
+   * nothing left behind this is one folder listing.
    */
-  #stopLeftServers(): void {
-    void this.groups.sweep().then(
-      (stopped) => {
-        if (stopped.length) this.#log(`stopped ${stopped.length} server${stopped.length === 1 ? '' : 's'} an engine that was killed had left running: ${stopped.join('; ')}`);
-      },
-      () => undefined,
-    );
+  async #stopLeftServers(): Promise<void> {
+    const stopped = await this.groups.sweep().catch(() => [] as string[]);
+    if (stopped.length) this.#log(`stopped ${stopped.length} server${stopped.length === 1 ? '' : 's'} an engine that was killed had left running: ${stopped.join('; ')}`);
   }
 
   static async start(opts: EngineOptions): Promise<Engine> {
@@ -201,7 +199,7 @@ export class Engine implements ControlEngine {
       };
       const config = await ConfigStore.open({ file: paths.config, stateDir: paths.home, createDefault, log });
       engine = new Engine(paths, token, config, releaseLock, log, opts.port !== null, undefined, opts.onHandedOver);
-      engine.#stopLeftServers();
+      await engine.#stopLeftServers();
       stopped();
       // The demo's servers are known: their shipped catalogs answer the first lists while they start.
       if (firstRun) await seedDemoCatalogs(engine.pins, config.config.servers);
@@ -266,7 +264,7 @@ export class Engine implements ControlEngine {
         }
       }
       talk.close();
-      engine.#stopLeftServers();
+      await engine.#stopLeftServers();
       // Saves made on the old engine after this one read config.json.
       await config.reload();
       engine.supervisor.startHeld();
