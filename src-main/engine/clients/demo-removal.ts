@@ -4,8 +4,9 @@
 // moves to their own profile, and an app that reached it through the demo is pointed there.
 import type { DemoRemovalResult } from '../../../src-shared/api.ts';
 import type { ServerConfig } from '../../../src-shared/config/schema.ts';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { readHomeText } from '../../shim/home-file.mjs';
 import { DEMO_README, isDemoServer } from '../config/default-config.ts';
 import { DEMO_PROFILES, isDemoProfile, MY_TOOLS_PROFILE } from '../../../src-shared/config/starter-profiles.ts';
 import { entryName, listConnectors, type ConnectorOptions } from './connector.ts';
@@ -43,9 +44,10 @@ export function withoutDemo(raw: Record<string, unknown>, home: string): { raw: 
 /** Whether the demo folder holds only what the first run put there (its README, unchanged, and empty folders). */
 function untouched(dir: string): boolean {
   const readme = path.join(dir, 'files', 'README.txt');
-  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
+  // A link is not followed (it counts as something the person put there); the README is read as a home file.
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (lstatSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
   const files = walk(dir);
-  return files.every((f) => f === readme) && (!existsSync(readme) || readFileSync(readme, 'utf8') === DEMO_README);
+  return files.every((f) => f === readme) && (!existsSync(readme) || readHomeText(readme) === DEMO_README);
 }
 
 export async function removeDemo(deps: DemoRemovalDeps): Promise<DemoRemoval> {

@@ -41,7 +41,12 @@ export function defaultConfig(opts: DefaultConfigOptions): object {
   const filesDir = path.join(demoDir, 'files');
   mkdirSync(filesDir, { recursive: true, mode: 0o700 });
   const readme = path.join(filesDir, 'README.txt');
-  if (!existsSync(readme)) writeFileSync(readme, DEMO_README, { mode: 0o600 });
+  // Made only where nothing is (O_EXCL): never written through a link planted under its name.
+  try {
+    writeFileSync(readme, DEMO_README, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
 
   // Servers start by absolute path with our own Node, never through npx: no network, no PATH lookup.
   const servers = {

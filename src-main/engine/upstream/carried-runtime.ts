@@ -6,12 +6,14 @@
 // missing one. That keeps working setups exactly as they were, and makes the missing case work
 // instead of failing. The carried folder is appended to the child's PATH, never prepended, so a
 // server's own children (bins with a `#!/usr/bin/env node` line) also prefer the person's Node.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { APP_ROOT } from '../platform/app-root.ts';
 import { SHIM_PATH_ENV } from '../platform/shim-entry.ts';
+import { readHomeText } from '../../shim/home-file.mjs';
+import { writeFileAtomicSync } from '../config/atomic-file.ts';
 
 export interface CarriedRuntime {
   /** The binary that runs JavaScript as Node: node itself, the Electron binary, or the packaged app's shim. */
@@ -112,13 +114,9 @@ export function writeLaunchers(dir: string, rt: CarriedRuntime, platform: NodeJS
   const files = platform === 'win32' ? windowsLaunchers(rt) : posixLaunchers(rt);
   for (const [name, text] of Object.entries(files)) {
     const file = path.join(dir, name);
-    let current: string | undefined;
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {
-      current = undefined;
-    }
-    if (current !== text) writeFileSync(file, text, { mode: 0o700 });
+    // Read and replaced as home files: a pipe or a link planted under a launcher's name neither
+    // blocks the engine nor has the launcher written where it points.
+    if (readHomeText(file) !== text) writeFileAtomicSync(file, text, { mode: 0o700 });
   }
   return dir;
 }

@@ -1,7 +1,8 @@
 // `npx …` and `node …` servers on a computer without Node on PATH (the classic "spawn npx
 // ENOENT"): a real `switchboard serve` whose PATH holds no node, npx or npm runs them with the
 // Node and npm the app carries, offline, and they answer calls. uvx names uv as the missing program.
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -118,5 +119,23 @@ describe('carriedRuntime', () => {
     expect(carriedInvocation({ ...rt, npmDir: '/opt/App/npm' }, 'npx', ['-y', 'pkg'])).toEqual({ command: '/opt/App/bin/switchboard', args: ['node', '/opt/App/npm/bin/npx-cli.js', '-y', 'pkg'] });
     const dir = writeLaunchers(path.join(home, 'packaged-launchers'), { ...rt, npmDir: '/opt/App/npm' }, 'linux');
     expect(readFileSync(path.join(dir, 'node'), 'utf8')).toBe(`#!/bin/sh\nexec '/opt/App/bin/switchboard' 'node' "$@"\n`);
+  });
+
+  it.runIf(process.platform !== 'win32')('replaces a link or a pipe planted under a launcher\'s name, never writing where the link points nor waiting on the pipe', () => {
+    const rt = carriedRuntime({ execPath: '/usr/bin/node', electron: false, env: {}, appRoot: home })!;
+    const dir = path.join(home, 'planted-launchers');
+    mkdirSync(dir, { recursive: true });
+    const outside = path.join(home, 'dotfile');
+    writeFileSync(outside, 'mine\n');
+    symlinkSync(outside, path.join(dir, 'node'));
+    execFileSync('mkfifo', [path.join(dir, 'npx')]);
+    const t0 = Date.now();
+    writeLaunchers(dir, { ...rt, npmDir: '/opt/npm' }, 'linux');
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(readFileSync(outside, 'utf8')).toBe('mine\n');
+    for (const name of ['node', 'npx']) {
+      expect(lstatSync(path.join(dir, name)).isFile()).toBe(true);
+      expect(readFileSync(path.join(dir, name), 'utf8')).toMatch(/^#!\/bin\/sh\n/);
+    }
   });
 });
