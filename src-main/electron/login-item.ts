@@ -2,10 +2,11 @@
 // false). macOS and Windows keep login items themselves (app.setLoginItemSettings); Linux has no
 // such API in Electron, so the app writes or removes an XDG autostart entry. Only the installed
 // app registers itself: a development checkout must never start at login.
-import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { SwitchboardError } from '../../src-shared/errors.ts';
-import { writeFileAtomicSync } from '../engine/config/atomic-file.ts';
+import { OWN_FILE_READ, writeFileAtomicSync } from '../engine/config/atomic-file.ts';
+import { readHomeFileSync } from '../shim/home-file.mjs';
 
 /** Started at login, the app stays in the tray (no window). */
 export const LOGIN_ARGS = ['--hidden'];
@@ -76,7 +77,9 @@ export function syncLoginItem(host: LoginItemHost, wanted: boolean): LoginItemCh
   if (!host.isPackaged) return 'not-installed';
   if (host.platform === 'linux') {
     const file = autostartFile(host);
-    const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    // Read as the person's own file (links followed), never waiting on a pipe; what is not a
+    // regular file is no entry of ours, and is replaced or removed as one would be.
+    const current = existsSync(file) ? readOwn(file) : undefined;
     if (wanted) {
       // Made only when wanted: turning the setting off must work whatever the app's path holds.
       let entry: string;
@@ -104,3 +107,13 @@ export function syncLoginItem(host: LoginItemHost, wanted: boolean): LoginItemCh
   host.setLoginItemSettings({ openAtLogin: wanted, args: LOGIN_ARGS });
   return wanted ? 'enabled' : 'disabled';
 }
+
+/** The text of the person's file, or '' when it cannot be read as one (a pipe, a folder): then it is replaced. */
+function readOwn(file: string): string {
+  try {
+    return readHomeFileSync(file, OWN_FILE_READ).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+

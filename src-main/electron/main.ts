@@ -3,7 +3,6 @@
 // tray-menu) that take the Electron surface injected; this file only wires them to Electron.
 import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, session, shell, Tray, utilityProcess, webContents } from 'electron';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +27,8 @@ import { IPC_CHANNELS } from '../../src-shared/ipc.ts';
 import { createUpdateIpc } from './update-ipc.ts';
 import { toErrorData } from '../../src-shared/errors.ts';
 import electronUpdater from 'electron-updater';
+import { readHomeFileSync } from '../shim/home-file.mjs';
+import { writeFileAtomicSync } from '../engine/config/atomic-file.ts';
 
 const here = import.meta.dirname;
 /** Built layout: out/electron/{main,preload,engine-entry}.js beside out/renderer/. */
@@ -198,7 +199,7 @@ function startApp(): void {
     lastCheck: {
       load: () => {
         try {
-          const at = (JSON.parse(readFileSync(lastCheckFile, 'utf8')) as { at?: unknown }).at;
+          const at = (JSON.parse(readHomeFileSync(lastCheckFile, { maxBytes: 4096 }).toString('utf8')) as { at?: unknown }).at;
           return typeof at === 'number' ? at : undefined;
         } catch {
           return undefined;
@@ -206,7 +207,7 @@ function startApp(): void {
       },
       save: (at) => {
         try {
-          writeFileSync(lastCheckFile, JSON.stringify({ at }) + '\n');
+          writeFileAtomicSync(lastCheckFile, JSON.stringify({ at }) + '\n');
         } catch {
           // Only costs an earlier check at the next start.
         }

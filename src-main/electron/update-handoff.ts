@@ -2,8 +2,10 @@
 // (docs/updates.md): `<home>/run/update-handoff.json`, owner-only. The new app reads it once, at
 // its first engine start, and starts that engine with `--take-over` so it takes the home over
 // from the engine the old app left running, instead of finding it busy.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { readHomeFileSync } from '../shim/home-file.mjs';
+import { writeFileAtomicSync } from '../engine/config/atomic-file.ts';
 
 export const HANDOFF_FILE = 'update-handoff.json';
 /** A note older than this (ms) is stale: the install failed or was never started. 15 minutes. */
@@ -26,7 +28,7 @@ export const handOffFile = (home: string): string => path.join(home, 'run', HAND
 
 export function writeHandOffNote(home: string, note: HandOffNote): void {
   mkdirSync(path.join(home, 'run'), { recursive: true, mode: 0o700 });
-  writeFileSync(handOffFile(home), JSON.stringify(note) + '\n', { mode: 0o600 });
+  writeFileAtomicSync(handOffFile(home), JSON.stringify(note) + '\n', { mode: 0o600 });
 }
 
 /**
@@ -38,8 +40,11 @@ export function takeOverArgs(home: string, now: number): string[] {
   const file = handOffFile(home);
   let note: Partial<HandOffNote> | undefined;
   try {
-    note = JSON.parse(readFileSync(file, 'utf8')) as Partial<HandOffNote>;
+    // A home file: a pipe planted under its name must not freeze the app at its start.
+    note = JSON.parse(readHomeFileSync(file, { maxBytes: 4096 }).toString('utf8')) as Partial<HandOffNote>;
   } catch {
+    // Missing, or no note of ours (unreadable, a pipe, a link): consumed all the same.
+    rmSync(file, { force: true });
     return [];
   }
   rmSync(file, { force: true });

@@ -2,7 +2,8 @@
 // checkout, never when turned off, never more often than every few hours), what it says when an
 // update is downloaded, and that "Restart to update" hands the engine over before quitting.
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -315,5 +316,20 @@ describe('the take-over across the restart', () => {
     expect(takeOverArgs(h, HANDOFF_STALE_MS + 1)).toEqual([]);
     expect(existsSync(handOffFile(h))).toBe(false);
     expect(takeOverArgs(h, 0)).toEqual([]);
+  });
+
+  it.runIf(process.platform !== 'win32')('neither waits on a pipe planted as the note (the app would freeze at its start) nor writes through a link', () => {
+    const h = home();
+    mkdirSync(path.dirname(handOffFile(h)), { recursive: true });
+    execFileSync('mkfifo', [handOffFile(h)]);
+    const t0 = Date.now();
+    expect(takeOverArgs(h, 0)).toEqual([]);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    const outside = path.join(h, 'outside.txt');
+    writeFileSync(outside, 'mine');
+    symlinkSync(outside, handOffFile(h));
+    writeHandOffNote(h, { from: '0.1.0', to: '0.2.0', at: 5 });
+    expect(readFileSync(outside, 'utf8')).toBe('mine');
+    expect(takeOverArgs(h, 10)).toEqual(['--take-over']);
   });
 });
