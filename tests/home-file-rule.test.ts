@@ -20,7 +20,6 @@ const ALLOWED: Record<string, string> = {
   'src-main/shim/engine-launch.mjs': 'the start claim is created with O_EXCL and read through home-file.mjs',
   'src-main/engine/config/default-config.ts': "reads the app's own package manifests; the demo README is created with O_EXCL",
   'src-main/engine/platform/process-tree.ts': 'reads /proc',
-  'src-main/engine/upstream/group-ledger.ts': 'reads /proc',
   'src-main/engine/platform/app-root.ts': "reads the app's own package.json",
   'src-main/engine/http/ui-build.ts': "reads and writes the app's own build folder",
   'src-main/engine/http/static-files.ts': "serves the app's own build folder",

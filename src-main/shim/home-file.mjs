@@ -28,6 +28,21 @@ const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT
 
 /** @typedef {{ maxBytes?: number, anyOwner?: boolean, followLinks?: boolean }} HomeReadOptions */
 
+/**
+ * The codes a home file is refused with as something not of ours: a link (ELOOP), a pipe nobody
+ * reads (ENXIO, appending), not a regular file, another user's, too large.
+ */
+const NOT_OURS = new Set(['ELOOP', 'ENXIO', 'ENOTREG', 'EFOREIGN', 'EFBIG']);
+
+/**
+ * Whether `err` refused a home file as something planted in its place (see NOT_OURS), rather
+ * than failing to read or write one (a missing file, a full disk, no permission).
+ * @param {unknown} err
+ */
+export function isNotOurs(err) {
+  return NOT_OURS.has(/** @type {{ code?: string } | null} */ (err)?.code ?? '');
+}
+
 /** @param {string} code @param {string} message */
 function refused(code, message) {
   return Object.assign(new Error(message), { code });
@@ -45,10 +60,8 @@ function refused(code, message) {
  */
 export function readHomeFileSync(file, opts = {}) {
   const max = opts.maxBytes ?? MAX_HOME_FILE_BYTES;
-  const fd = openSync(file, opts.followLinks ? OPEN_FLAGS_FOLLOW : OPEN_FLAGS);
+  const { fd, st } = openChecked(file, opts.followLinks ? OPEN_FLAGS_FOLLOW : OPEN_FLAGS, max, opts.anyOwner === true);
   try {
-    const st = fstatSync(fd);
-    checkOpened(file, st, max, opts.anyOwner === true);
     // Read to the end, bounded again: the file may grow after the fstat.
     let buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
     let n = 0;
@@ -114,14 +127,7 @@ export async function readHomeFile(file, opts = {}) {
  * @returns {number}
  */
 export function openHomeAppendSync(file) {
-  const fd = openSync(file, APPEND_FLAGS, 0o600);
-  try {
-    checkOpened(file, fstatSync(fd), Number.MAX_SAFE_INTEGER, false);
-    return fd;
-  } catch (err) {
-    closeSync(fd);
-    throw err;
-  }
+  return openChecked(file, APPEND_FLAGS, Number.MAX_SAFE_INTEGER, false, 0o600).fd;
 }
 
 /**
@@ -131,10 +137,20 @@ export function openHomeAppendSync(file) {
  * @returns {number}
  */
 export function openHomeReadSync(file, opts = {}) {
-  const fd = openSync(file, OPEN_FLAGS);
+  return openChecked(file, OPEN_FLAGS, Number.MAX_SAFE_INTEGER, opts.anyOwner === true).fd;
+}
+
+/**
+ * Opens `file` with `flags` and checks the descriptor (checkOpened); closed again when refused.
+ * @param {string} file @param {number} flags @param {number} max @param {boolean} anyOwner @param {number} [mode]
+ * @returns {{ fd: number, st: import('node:fs').Stats }}
+ */
+function openChecked(file, flags, max, anyOwner, mode) {
+  const fd = openSync(file, flags, mode);
   try {
-    checkOpened(file, fstatSync(fd), Number.MAX_SAFE_INTEGER, opts.anyOwner === true);
-    return fd;
+    const st = fstatSync(fd);
+    checkOpened(file, st, max, anyOwner);
+    return { fd, st };
   } catch (err) {
     closeSync(fd);
     throw err;

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
-import { processStartTime } from '../../src-main/engine/upstream/group-ledger.ts';
+import { processStartTime } from '../../src-main/engine/platform/process-tree.ts';
 import { cleanupHomes, fixtureServer, makeHome, waitFor } from '../helpers/home.ts';
 import { CAN_FIND_MARKED, killMarked, MARK_VAR, markedGone, markedProcesses, newMark } from '../helpers/processes.ts';
 import { hardeningCase } from './hardening-case.ts';

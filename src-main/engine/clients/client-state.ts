@@ -3,7 +3,7 @@
 // client under <home>/clients/, written atomically.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readHomeFile } from '../../shim/home-file.mjs';
+import { isNotOurs, readHomeFile } from '../../shim/home-file.mjs';
 import { OWN_FILE_READ, writeFileAtomic } from '../config/atomic-file.ts';
 
 export interface WriteRecord {
@@ -47,7 +47,7 @@ export async function readClientState(home: string, client: string): Promise<Cli
   } catch (err) {
     // A missing or damaged record (or something planted in its place) only costs undo/drift
     // history; it never blocks a connect.
-    if (['ENOENT', 'ENOTREG', 'EFBIG'].includes((err as NodeJS.ErrnoException).code ?? '') || err instanceof SyntaxError) return { entries: {} };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || isNotOurs(err) || err instanceof SyntaxError) return { entries: {} };
     throw err;
   }
 }

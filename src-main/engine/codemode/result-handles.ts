@@ -10,7 +10,7 @@ import { SwitchboardError } from '../../../src-shared/errors.ts';
 import { MAX_KEPT_RESULT_CHARS, RESULT_HANDLE_RE, queryResult, resultPage } from '../../../src-shared/codemode/result-pages.ts';
 import type { ResultText } from '../../../src-shared/codemode/result-text.ts';
 import { formatBytes } from '../../../src-shared/codemode/unwrap.ts';
-import { readHomeFile } from '../../shim/home-file.mjs';
+import { isNotOurs, readHomeFile } from '../../shim/home-file.mjs';
 import { writeFileAtomic } from '../config/atomic-file.ts';
 
 export { MAX_KEPT_RESULT_CHARS };
@@ -129,7 +129,7 @@ export class ResultHandles {
     if (c && c.file === file && c.mtimeMs === s.mtimeMs && c.size === s.size) return c.value;
     // Only the file this store wrote: never through a link or from a pipe planted under its name.
     const bytes = await readHomeFile(file, { maxBytes: MAX_KEPT_BYTES_PER_PROFILE }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT' || err.code === 'ELOOP' || err.code === 'ENOTREG' || err.code === 'EFOREIGN' || err.code === 'EFBIG') return null;
+      if (err.code === 'ENOENT' || isNotOurs(err)) return null;
       throw err;
     });
     if (bytes === null) throw new SwitchboardError('not-found', `${what}: the kept result "${handle}" is gone; run the work again`);

@@ -34,17 +34,45 @@ export function groupRunning(pgid: number): boolean {
   }
   for (const e of entries) {
     if (!/^\d+$/.test(e)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = procStat(e);
+    if (!fields) continue; // gone meanwhile
+    const [state, , pgrp] = fields;
     if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') return true;
   }
   return false;
+}
+
+/**
+ * The fields of /proc/<pid>/stat after the command's name (state, ppid, pgrp, …; Linux only), or
+ * undefined when the process is gone. The name may hold spaces and parentheses: the fields start
+ * after the last ')'.
+ */
+function procStat(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * When the process `pid` started, as the system tells it (Linux: clock ticks since boot, the
+ * 22nd field of /proc/<pid>/stat; macOS and the BSDs: `ps -o lstart`), or undefined when it does
+ * not run or cannot be told. With its pid it names one process: a reused pid has another start.
+ */
+export async function processStartTime(pid: number): Promise<string | undefined> {
+  if (process.platform === 'win32') return undefined;
+  if (process.platform === 'linux') {
+    const start = procStat(pid)?.[19];
+    return start && /^\d+$/.test(start) ? start : undefined;
+  }
+  return new Promise((resolve) => {
+    execFile('ps', ['-o', 'lstart=', '-p', String(pid)], { timeout: 5_000 }, (err, stdout) => {
+      const text = typeof stdout === 'string' ? stdout.trim() : '';
+      resolve(err || !text ? undefined : text);
+    });
+  });
 }
 
 /** SIGKILL is delivered, not done: "killed" means the group is gone, so this waits (up to 2 s) for it. */

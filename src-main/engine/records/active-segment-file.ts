@@ -2,10 +2,7 @@
 // only when it is as the log left it, cut back to its last whole line after a torn write, and
 // never chmod-ed or cut when it is not a plain file of ours.
 import { closeSync, fchmodSync, fstatSync, ftruncateSync, mkdirSync, writeSync } from 'node:fs';
-import { openHomeAppendSync } from '../../shim/home-file.mjs';
-
-/** What opening a planted thing in place of the segment fails with: a pipe, a link, not a file. */
-const PLANTED = new Set(['ENXIO', 'ELOOP', 'ENOTREG', 'EFOREIGN']);
+import { isNotOurs, openHomeAppendSync } from '../../shim/home-file.mjs';
 
 export class ActiveSegmentFile {
   #fd: number | undefined;
@@ -29,7 +26,7 @@ export class ActiveSegmentFile {
     try {
       fd = openHomeAppendSync(file);
     } catch (err) {
-      if (!PLANTED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      if (!isNotOurs(err)) throw err;
       seg.frozen = true;
       return false;
     }

@@ -9,12 +9,11 @@
 // time recorded, or the leader is gone and members remain (a process group's id is not reused
 // while any member lives). Files are read with the home-file rules (a regular file of this user,
 // bounded). Not on Windows: servers there are no process groups (taskkill /T walks the tree).
-import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { readHomeFileSync } from '../../shim/home-file.mjs';
 import { writeFileAtomic } from '../config/atomic-file.ts';
-import { groupRunning, terminateGroup } from '../platform/process-tree.ts';
+import { groupRunning, processStartTime, terminateGroup } from '../platform/process-tree.ts';
 
 /** What one file of the ledger holds. */
 interface GroupRecord {
@@ -27,30 +26,6 @@ interface GroupRecord {
 
 const FILE_RE = /^[1-9]\d{0,9}\.json$/;
 const MAX_RECORD_BYTES = 4096;
-
-/**
- * When the process `pid` started, as the system tells it (Linux: clock ticks since boot from
- * /proc; macOS and the BSDs: `ps -o lstart`), or undefined when it does not run or cannot be told.
- */
-export async function processStartTime(pid: number): Promise<string | undefined> {
-  if (process.platform === 'win32') return undefined;
-  if (process.platform === 'linux') {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // pid (comm) state ppid … starttime is the 22nd field; comm may hold spaces and parentheses.
-      const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-      return start && /^\d+$/.test(start) ? start : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return new Promise((resolve) => {
-    execFile('ps', ['-o', 'lstart=', '-p', String(pid)], { timeout: 5_000 }, (err, stdout) => {
-      const text = typeof stdout === 'string' ? stdout.trim() : '';
-      resolve(err || !text ? undefined : text);
-    });
-  });
-}
 
 export class GroupLedger {
   readonly dir: string;
